@@ -1,0 +1,11 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct ComposableArchitecturePlugin: CompilerPlugin {
+  let providingMacros: [any Macro.Type] = [
+    ReducerMacro.self,
+    ObservableStateMacro.self,
+    PassthroughMacro.self,
+  ]
+}

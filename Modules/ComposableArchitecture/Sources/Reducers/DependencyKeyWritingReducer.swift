@@ -1,0 +1,58 @@
+extension Reducer {
+  /// Overrides a dependency for this reducer and the effects it returns.
+  ///
+  /// ```swift
+  /// Search()
+  ///   .dependency(\.weatherClient, .previewValue)
+  /// ```
+  @inlinable
+  public func dependency<Value>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ value: Value
+  ) -> _DependencyKeyWritingReducer<Self> {
+    transformDependency(\.self) { $0[keyPath: keyPath] = value }
+  }
+
+  /// Transforms a dependency for this reducer and the effects it returns.
+  @inlinable
+  public func transformDependency<V>(
+    _ keyPath: WritableKeyPath<DependencyValues, V> & Sendable,
+    transform: @escaping (_ dependency: inout V) -> Void
+  ) -> _DependencyKeyWritingReducer<Self> {
+    _DependencyKeyWritingReducer(base: self) { transform(&$0[keyPath: keyPath]) }
+  }
+}
+
+/// The reducer built by ``Reducer/dependency(_:_:)``.
+public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
+  @usableFromInline let base: Base
+  @usableFromInline let update: (inout DependencyValues) -> Void
+
+  @usableFromInline
+  init(base: Base, update: @escaping (inout DependencyValues) -> Void) {
+    self.base = base
+    self.update = update
+  }
+
+  @inlinable
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    withDependencies(update) {
+      base.reduce(into: &state, action: action)
+    }
+  }
+
+  /// Chained overrides fuse into one reducer; the one closest to the base wins.
+  @inlinable
+  public func dependency<Value>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ value: Value
+  ) -> Self {
+    let update = self.update
+    return Self(base: base) { values in
+      values[keyPath: keyPath] = value
+      update(&values)
+    }
+  }
+
+  public typealias Body = Never
+}

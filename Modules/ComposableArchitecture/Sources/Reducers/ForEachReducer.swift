@@ -1,0 +1,195 @@
+extension Reducer {
+  /// Runs an element reducer on the elements of an identified collection.
+  ///
+  /// For an `.element(id:action:)` action the element reducer runs first, in place, on the element
+  /// with that id; then this (the parent) reducer runs. An action for an id that is not in the
+  /// collection is reported as an issue and changes no element.
+  ///
+  /// Each element's effects are registered under the element's identity: when the parent removes
+  /// an element, every effect that element started is cancelled, and cancellation identifiers of
+  /// two elements never collide.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in … }
+  ///     .forEach(\.counters, action: \.counters) {
+  ///       Counter()
+  ///     }
+  /// }
+  /// ```
+  @inlinable
+  public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
+    _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _ForEachReducer<Self, ID, Element>
+  where Element.State == ElementState, Element.Action == ElementAction {
+    _ForEachReducer(
+      parent: self,
+      toElementsState: toElementsState,
+      toElementAction: CaseEmbedding(toElementAction),
+      element: element(),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+/// The reducer built by ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
+public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElementAction: CaseEmbedding<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let element: Element
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
+    toElementAction: CaseEmbedding<Parent.Action, IdentifiedAction<ID, Element.Action>>,
+    element: Element,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.toElementsState = toElementsState
+    self.toElementAction = toElementAction
+    self.element = element
+    self.location = location
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let elementEffects = reduceElement(into: &state, action: action)
+
+    let idsBefore = state[keyPath: toElementsState].ids
+    let parentEffects = parent.reduce(into: &state, action: action)
+    let idsAfter = state[keyPath: toElementsState].ids
+
+    var cancelEffects: Effect<Parent.Action> = .none
+    if idsBefore != idsAfter {
+      let keyPathID = elementsKeyPathID
+      cancelEffects = .merge(
+        idsBefore.subtracting(idsAfter).map {
+          .cancel(id: ChildIdentity(keyPath: keyPathID, id: $0))
+        }
+      )
+    }
+    return elementEffects.merge(with: parentEffects).merge(with: cancelEffects)
+  }
+
+  private var elementsKeyPathID: AnyHashableSendable {
+    AnyHashableSendable(ObjectIdentifier(toElementsState))
+  }
+
+  private func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<
+    Parent.Action
+  > {
+    guard case .element(let id, let elementAction) = toElementAction.extract(from: action) else {
+      return .none
+    }
+    guard state[keyPath: toElementsState][id: id] != nil else {
+      reportIssue(
+        """
+        A "forEach" at "\(location.fileID):\(location.line)" received an action for a missing \
+        element.
+
+          Action:
+            \(debugCaseOutput(action))
+
+        This is generally considered an application logic error, and can happen for a few \
+        reasons:
+
+        • A parent reducer removed an element with this ID before this reducer ran. This reducer \
+        must run before any other reducer removes an element, which ensures that element reducers \
+        can handle their actions while their state is still available.
+
+        • An in-flight effect emitted this action when state contained no element at this ID. \
+        While it may be perfectly reasonable to ignore this action, consider canceling the \
+        associated effect before an element is removed, especially if it is a long-living effect.
+
+        • This action was sent to the store while its state contained no element at this ID. To \
+        fix this make sure that actions for this reducer can only be sent from a store when its \
+        state contains an element at this id.
+        """,
+        fileID: location.fileID,
+        filePath: location.filePath,
+        line: location.line,
+        column: location.column
+      )
+      return .none
+    }
+    let effect = element.reduce(
+      into: &state[keyPath: toElementsState][id: id]!, action: elementAction)
+    if case .none = effect.operation { return .none }
+    let identity = ChildIdentity(keyPath: elementsKeyPathID, id: id)
+    let toElementAction = self.toElementAction
+    return effect
+      .transformed(
+        { toElementAction.embed(.element(id: id, action: $0)) },
+        pathComponent: identity.pathComponent
+      )
+      .cancellable(id: identity)
+  }
+
+  public typealias Body = Never
+}
+
+/// Where an operator was applied, for the issues it reports.
+@usableFromInline
+struct SourceLocation: Sendable {
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  @usableFromInline
+  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+}
+
+/// A short description of an action's cases, without payload values:
+/// `AppFeature.Action.counters(.element(id:, action: .incrementButtonTapped))`.
+func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
+  func describe(_ value: Any, isRoot: Bool) -> String {
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .enum:
+      guard let child = mirror.children.first, let label = child.label else {
+        let name = String(describing: value)
+        return isRoot && !abbreviated ? "\(typeName(type(of: value))).\(name)" : ".\(name)"
+      }
+      let payload = Mirror(reflecting: child.value)
+      let prefix = isRoot && !abbreviated ? typeName(type(of: value)) : ""
+      if payload.displayStyle == .tuple {
+        let labels = payload.children.map { child -> String in
+          let inner = Mirror(reflecting: child.value).displayStyle == .enum
+            ? " " + describe(child.value, isRoot: false) : ""
+          return "\(child.label.map { $0.hasPrefix(".") ? "" : "\($0):" } ?? "")\(inner)"
+        }
+        return "\(prefix).\(label)(\(labels.joined(separator: ", ")))"
+      }
+      if payload.displayStyle == .enum {
+        return "\(prefix).\(label)(\(describe(child.value, isRoot: false)))"
+      }
+      return "\(prefix).\(label)"
+    default:
+      return isRoot ? typeName(type(of: value)) : ""
+    }
+  }
+  return describe(value, isRoot: true)
+}
+
+func typeName(_ type: Any.Type) -> String {
+  String(reflecting: type)
+    .split(separator: ".", maxSplits: 1)
+    .dropFirst()
+    .first
+    .map(String.init) ?? String(describing: type)
+}

@@ -1,0 +1,121 @@
+extension Reducer {
+  /// Runs a child reducer on one case of enum state while the state is in that case.
+  ///
+  /// The child runs first, on the case's payload, which is written back into the enum. When the
+  /// parent moves the state to another case, or replaces the payload with another identity, the
+  /// old case's effects are cancelled. A child action that arrives while the state is in another
+  /// case is reported as an issue.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifCaseLet(\.loggedIn, action: \.loggedIn) {
+  ///     LoggedIn()
+  ///   }
+  /// ```
+  @inlinable
+  public func ifCaseLet<CaseState, CaseAction, Case: Reducer>(
+    _ toCaseState: CaseKeyPath<State, CaseState>,
+    action toCaseAction: CaseKeyPath<Action, CaseAction>,
+    @ReducerBuilder<CaseState, CaseAction> then case: () -> Case,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfCaseLetReducer<Self, Case>
+  where Case.State == CaseState, Case.Action == CaseAction {
+    _IfCaseLetReducer(
+      parent: self,
+      child: `case`(),
+      toChildState: CaseEmbedding(toCaseState),
+      toChildAction: CaseEmbedding(toCaseAction),
+      keyPathID: AnyHashableSendable(ObjectIdentifier(toCaseState)),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+/// The reducer built by ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``.
+public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: CaseEmbedding<Parent.State, Child.State>
+  @usableFromInline let toChildAction: CaseEmbedding<Parent.Action, Child.Action>
+  @usableFromInline let keyPathID: AnyHashableSendable
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toChildState: CaseEmbedding<Parent.State, Child.State>,
+    toChildAction: CaseEmbedding<Parent.Action, Child.Action>,
+    keyPathID: AnyHashableSendable,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.keyPathID = keyPathID
+    self.location = location
+  }
+
+  private func identity(_ state: Parent.State) -> ChildIdentity? {
+    guard let childState = toChildState.extract(from: state) else { return nil }
+    return ChildIdentity(keyPath: keyPathID, value: childState)
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    var childEffects: Effect<Parent.Action> = .none
+    if let childAction = toChildAction.extract(from: action) {
+      if var childState = toChildState.extract(from: state) {
+        let identity = ChildIdentity(keyPath: keyPathID, value: childState)
+        let effect = child.reduce(into: &childState, action: childAction)
+        state = toChildState.embed(childState)
+        if case .none = effect.operation {
+        } else {
+          childEffects = effect.transformed(toChildAction.embed, pathComponent: identity.pathComponent)
+            .cancellable(id: identity)
+        }
+      } else {
+        reportIssue(
+          """
+          An "ifCaseLet" at "\(location.fileID):\(location.line)" received a child action when \
+          child state was set to a different case.
+
+            Action:
+              \(debugCaseOutput(action))
+            State:
+              \(debugCaseOutput(state))
+
+          This is generally considered an application logic error, and can happen for a few \
+          reasons:
+
+          • A parent reducer set state to a different case before this reducer ran. This reducer \
+          must run before any other reducer sets state to a different case.
+
+          • An in-flight effect emitted this action when state was set to a different case.
+
+          • This action was sent to the store while state was another case.
+          """,
+          fileID: location.fileID,
+          filePath: location.filePath,
+          line: location.line,
+          column: location.column
+        )
+      }
+    }
+
+    let identityBefore = identity(state)
+    let parentEffects = parent.reduce(into: &state, action: action)
+    let identityAfter = identity(state)
+
+    var cancelEffects: Effect<Parent.Action> = .none
+    if let identityBefore, identityBefore != identityAfter {
+      cancelEffects = .cancel(id: identityBefore)
+    }
+    return childEffects.merge(with: parentEffects).merge(with: cancelEffects)
+  }
+
+  public typealias Body = Never
+}

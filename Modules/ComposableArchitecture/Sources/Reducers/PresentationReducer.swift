@@ -1,0 +1,161 @@
+extension Reducer {
+  /// Integrates a presented feature held in ``PresentationState`` (`@Presents`).
+  ///
+  /// - A `.presented(action)` runs the destination reducer first, then this (the parent) reducer.
+  ///   If the destination is ephemeral (an alert), it is dismissed afterwards.
+  /// - A `.dismiss` runs the parent reducer with the destination still present, then sets it to
+  ///   `nil`.
+  /// - When the destination goes away or is replaced by another identity, all of its effects are
+  ///   cancelled.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.$destination, action: \.destination) {
+  ///     Destination()
+  ///   }
+  /// ```
+  @inlinable
+  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Destination>
+  where Destination.State == DestinationState, Destination.Action == DestinationAction {
+    _PresentationReducer(
+      parent: self,
+      destination: destination(),
+      toPresentationState: toPresentationState,
+      toPresentationAction: CaseEmbedding(toPresentationAction),
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Integrates presented ephemeral state, such as an alert, that has no reducer of its own.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.$alert, action: \.alert)
+  /// ```
+  @inlinable
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+    ifLet(
+      toPresentationState, action: toPresentationAction, destination: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The reducer built by ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
+public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let destination: Destination
+  @usableFromInline let toPresentationState:
+    WritableKeyPath<Parent.State, PresentationState<Destination.State>>
+  @usableFromInline let toPresentationAction:
+    CaseEmbedding<Parent.Action, PresentationAction<Destination.Action>>
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    destination: Destination,
+    toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
+    toPresentationAction: CaseEmbedding<Parent.Action, PresentationAction<Destination.Action>>,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.destination = destination
+    self.toPresentationState = toPresentationState
+    self.toPresentationAction = toPresentationAction
+    self.location = location
+  }
+
+  private func identity(_ state: Parent.State) -> ChildIdentity? {
+    state[keyPath: toPresentationState].wrappedValue.map {
+      ChildIdentity(keyPath: toPresentationState, value: $0)
+    }
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let presentationAction = toPresentationAction.extract(from: action)
+    let identityBefore = identity(state)
+    var destinationEffects: Effect<Parent.Action> = .none
+
+    if case .presented(let destinationAction) = presentationAction {
+      if let identityBefore {
+        let effect = destination.reduce(
+          into: &state[keyPath: toPresentationState].wrappedValue!, action: destinationAction)
+        if case .none = effect.operation {
+        } else {
+          let toPresentationAction = self.toPresentationAction
+          destinationEffects = effect.transformed(
+            { toPresentationAction.embed(.presented($0)) },
+            pathComponent: identityBefore.pathComponent
+          )
+          .cancellable(id: identityBefore)
+        }
+      } else {
+        reportIssue(
+          """
+          An "ifLet" at "\(location.fileID):\(location.line)" received a presentation action when \
+          destination state was absent.
+
+            Action:
+              \(debugCaseOutput(action))
+
+          This is generally considered an application logic error, and can happen for a few \
+          reasons:
+
+          • A parent reducer set destination state to "nil" before this reducer ran. This reducer \
+          must run before any other reducer sets destination state to "nil". This ensures that \
+          destination reducers can handle their actions while their state is still present.
+
+          • This action was sent to the store while destination state was "nil". Make sure that \
+          actions for this reducer can only be sent from a store when state is present, or from \
+          effects that start from this reducer.
+          """,
+          fileID: location.fileID,
+          filePath: location.filePath,
+          line: location.line,
+          column: location.column
+        )
+      }
+    }
+
+    let identityAfterDestination = identity(state)
+    let parentEffects = parent.reduce(into: &state, action: action)
+    var identityAfter = identity(state)
+
+    if let presentationAction, identityAfterDestination != nil,
+      identityAfter == identityAfterDestination
+    {
+      let dismisses: Bool
+      switch presentationAction {
+      case .dismiss: dismisses = true
+      case .presented: dismisses = Destination.State.self is any _EphemeralState.Type
+      }
+      if dismisses {
+        state[keyPath: toPresentationState].wrappedValue = nil
+        identityAfter = nil
+      }
+    }
+
+    var cancelEffects: Effect<Parent.Action> = .none
+    if let identityBefore, identityBefore != identityAfter {
+      cancelEffects = .cancel(id: identityBefore)
+    }
+    return destinationEffects.merge(with: parentEffects).merge(with: cancelEffects)
+  }
+
+  public typealias Body = Never
+}

@@ -1,0 +1,51 @@
+/// Embeds a child reducer in a parent's domain.
+///
+/// The child runs on the part of the parent's state that `toChildState` points to, for the
+/// actions that `toChildAction` extracts; every other action passes by. The child's effects are
+/// embedded back into the parent's action.
+///
+/// ```swift
+/// var body: some ReducerOf<Self> {
+///   Scope(state: \.search, action: \.search) {
+///     Search()
+///   }
+///   Reduce { state, action in … }
+/// }
+/// ```
+public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
+  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  @usableFromInline let toChildAction: CaseEmbedding<ParentAction, Child.Action>
+  @usableFromInline let child: Child
+
+  /// Runs `child` on `ParentState[keyPath: state]` for the actions of case `action`.
+  @inlinable
+  public init(
+    state toChildState: WritableKeyPath<ParentState, Child.State>,
+    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  ) {
+    self.toChildState = toChildState
+    self.toChildAction = CaseEmbedding(toChildAction)
+    self.child = child()
+  }
+
+  /// Runs `child` on `ParentState[keyPath: state]` for the actions of case `action`.
+  @inlinable
+  public init(
+    _ toChildState: WritableKeyPath<ParentState, Child.State>,
+    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  ) {
+    self.init(state: toChildState, action: toChildAction, child: child)
+  }
+
+  @inlinable
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+    if case .none = effect.operation { return .none }
+    return effect.transformed(toChildAction.embed, pathComponent: nil)
+  }
+
+  public typealias Body = Never
+}

@@ -1,0 +1,179 @@
+// swift-tools-version: 6.1
+//
+// One package for the whole monorepo. Targets are grouped by layer; the
+// dependency rules between layers are described in docs/architecture.md and
+// checked by Tools/boundary-check.
+
+import CompilerPluginSupport
+import PackageDescription
+
+// MARK: - Third-party products
+
+let casePaths = Target.Dependency.product(name: "CasePaths", package: "swift-case-paths")
+let clocks = Target.Dependency.product(name: "Clocks", package: "swift-clocks")
+let concurrencyExtras = Target.Dependency.product(
+  name: "ConcurrencyExtras", package: "swift-concurrency-extras")
+let customDump = Target.Dependency.product(name: "CustomDump", package: "swift-custom-dump")
+let dependencies = Target.Dependency.product(name: "Dependencies", package: "swift-dependencies")
+let dependenciesMacros = Target.Dependency.product(
+  name: "DependenciesMacros", package: "swift-dependencies")
+let identifiedCollections = Target.Dependency.product(
+  name: "IdentifiedCollections", package: "swift-identified-collections")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let issueReporting = Target.Dependency.product(
+  name: "IssueReporting", package: "xctest-dynamic-overlay")
+// SwiftNIO: only the FixtureServer support target and test targets may use it.
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+
+// MARK: - Package
+
+let package = Package(
+  name: "ComposableApp",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(
+      url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1",
+      traits: ["Clocks", "Foundation", "FoundationNetworking"]),
+    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
+  ],
+  targets: [
+    // MARK: Runtime
+    .macro(
+      name: "ComposableArchitectureMacros",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+      ],
+      path: "Modules/ComposableArchitecture/Macros"
+    ),
+    .target(
+      name: "ComposableArchitecture",
+      dependencies: [
+        "ComposableArchitectureMacros",
+        casePaths, clocks, concurrencyExtras, customDump, dependencies, dependenciesMacros,
+        identifiedCollections, issueReporting, logging,
+      ],
+      path: "Modules/ComposableArchitecture/Sources"
+    ),
+
+    // MARK: Clients (interface + live) — BEGIN clients section
+    // Interfaces: what features compile against (swift-dependencies only).
+    .target(
+      name: "WeatherClient",
+      dependencies: [dependencies, dependenciesMacros],
+      path: "Modules/Clients/WeatherClient"
+    ),
+    .target(
+      name: "RandomNumberClient",
+      dependencies: [dependencies, dependenciesMacros],
+      path: "Modules/Clients/RandomNumberClient"
+    ),
+    .target(
+      name: "FactClient",
+      dependencies: [dependencies, dependenciesMacros],
+      path: "Modules/Clients/FactClient"
+    ),
+    // Live implementations: only executables link these.
+    .target(
+      name: "WeatherClientLive",
+      dependencies: ["WeatherClient", "LiveHTTP", dependencies],
+      path: "Modules/Clients/WeatherClientLive"
+    ),
+    .target(
+      name: "RandomNumberClientLive",
+      dependencies: ["RandomNumberClient", "LiveHTTP", dependencies],
+      path: "Modules/Clients/RandomNumberClientLive"
+    ),
+    .target(
+      name: "FactClientLive",
+      dependencies: ["FactClient", "LiveHTTP", dependencies],
+      path: "Modules/Clients/FactClientLive"
+    ),
+    // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
+    .target(
+      name: "LiveHTTP",
+      path: "Modules/Clients/LiveHTTP"
+    ),
+    // Test support: a real HTTP/1.1 server on 127.0.0.1 serving canned responses.
+    .target(
+      name: "FixtureServer",
+      dependencies: [nioCore, nioPosix, nioHTTP1],
+      path: "Modules/Support/FixtureServer"
+    ),
+    // MARK: Clients — END clients section
+
+    // MARK: Apps
+    .executableTarget(
+      name: "counter-demo",
+      dependencies: ["ComposableArchitecture"],
+      path: "Apps/counter-demo"
+    ),
+
+    // MARK: Tests
+    // MARK: Client tests — BEGIN client tests section
+    .testTarget(
+      name: "WeatherClientTests",
+      dependencies: ["WeatherClient", dependencies],
+      path: "Tests/WeatherClientTests"
+    ),
+    .testTarget(
+      name: "RandomNumberClientTests",
+      dependencies: ["RandomNumberClient", dependencies],
+      path: "Tests/RandomNumberClientTests"
+    ),
+    .testTarget(
+      name: "FactClientTests",
+      dependencies: ["FactClient", dependencies],
+      path: "Tests/FactClientTests"
+    ),
+    .testTarget(
+      name: "WeatherClientLiveTests",
+      dependencies: ["WeatherClientLive", "WeatherClient", "LiveHTTP", "FixtureServer", dependencies],
+      path: "Tests/WeatherClientLiveTests",
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "RandomNumberClientLiveTests",
+      dependencies: [
+        "RandomNumberClientLive", "RandomNumberClient", "LiveHTTP", "FixtureServer", dependencies,
+      ],
+      path: "Tests/RandomNumberClientLiveTests"
+    ),
+    .testTarget(
+      name: "FactClientLiveTests",
+      dependencies: ["FactClientLive", "FactClient", "LiveHTTP", "FixtureServer", dependencies],
+      path: "Tests/FactClientLiveTests"
+    ),
+    .testTarget(
+      name: "FixtureServerTests",
+      dependencies: ["FixtureServer"],
+      path: "Tests/FixtureServerTests"
+    ),
+    // MARK: Client tests — END client tests section
+    .testTarget(
+      name: "ComposableArchitectureTests",
+      dependencies: ["ComposableArchitecture"],
+      path: "Tests/ComposableArchitectureTests"
+    ),
+    .testTarget(
+      name: "SeedReducersTests",
+      dependencies: ["ComposableArchitecture"],
+      path: "Tests/SeedReducersTests"
+    ),
+  ]
+)

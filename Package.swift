@@ -177,3 +177,10 @@ let package = Package(
     ),
   ]
 )
+
+// Every test target links IssueReporting's test support, so that issues the runtime reports
+// (TestStore failures, unimplemented dependencies) are recorded by Swift Testing.
+for target in package.targets where target.type == .test {
+  target.dependencies.append(
+    .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"))
+}

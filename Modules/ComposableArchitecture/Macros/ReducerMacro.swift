@@ -11,6 +11,9 @@ public enum ReducerMacro: MemberAttributeMacro, ExtensionMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
+    if let variable = member.as(VariableDeclSyntax.self) {
+      return bodyAttributes(for: variable)
+    }
     guard let enumDecl = member.as(EnumDeclSyntax.self) else { return [] }
     let name = enumDecl.name.text
     guard name == "Action" || name == "State" else { return [] }
@@ -27,6 +30,21 @@ public enum ReducerMacro: MemberAttributeMacro, ExtensionMacro {
       attributes.append("@dynamicMemberLookup")
     }
     return attributes
+  }
+
+  /// The conformance lives in a generated extension, so `body` would not inherit the requirement's
+  /// result builder; the macro writes it on the property instead.
+  private static func bodyAttributes(for variable: VariableDeclSyntax) -> [AttributeSyntax] {
+    guard variable.bindings.count == 1,
+      let binding = variable.bindings.first,
+      binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body",
+      binding.accessorBlock != nil,
+      !variable.attributes.contains(where: {
+        $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription.contains("ReducerBuilder")
+          == true
+      })
+    else { return [] }
+    return ["@ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>"]
   }
 
   public static func expansion(

@@ -50,3 +50,30 @@ extension Effect {
     }
   }
 }
+
+extension Effect {
+  /// Rewrites every `.run` operation of the effect, keeping the rest of its structure.
+  func mapRuns(_ transform: (RunOperation<Action>) -> RunOperation<Action>) -> Self {
+    switch operation {
+    case .none, .send, .cancel:
+      return self
+    case .run(let run):
+      return Self(operation: .run(transform(run)))
+    case .cancellable(let effect, let id, let cancelInFlight):
+      return Self(
+        operation: .cancellable(
+          effect.mapRuns(transform), id: id, cancelInFlight: cancelInFlight))
+    case .merge(let effects):
+      return Self(operation: .merge(effects.map { $0.mapRuns(transform) }))
+    case .concatenate(let effects):
+      return Self(operation: .concatenate(effects.map { $0.mapRuns(transform) }))
+    }
+  }
+}
+
+extension RunOperation {
+  /// The same operation with `body` replaced.
+  func withBody(_ body: @escaping @Sendable (_ send: Send<Action>) async -> Void) -> Self {
+    RunOperation(name: name, priority: priority, path: path, body: body)
+  }
+}

@@ -2,26 +2,26 @@
 /// `Identifiable` id. Replacing a child with one of another identity (or removing it) cancels the
 /// old child's effects; replacing it with an equal identity does not.
 struct ChildIdentity: Hashable, Sendable {
-  let keyPath: AnyHashableSendable
+  let keyPath: IdentifierBox
   let caseName: String?
   let id: IdentifierBox?
 
   init<Root, Value>(keyPath: KeyPath<Root, Value>, value: Any) {
-    self.keyPath = AnyHashableSendable(ObjectIdentifier(keyPath))
+    self.keyPath = IdentifierBox(keyPath)
     self.caseName = enumCaseName(of: value)
     self.id = identifier(of: value)
   }
 
-  init(keyPath: AnyHashableSendable, value: Any) {
+  init(keyPath: IdentifierBox, value: Any) {
     self.keyPath = keyPath
     self.caseName = enumCaseName(of: value)
     self.id = identifier(of: value)
   }
 
-  init(keyPath: AnyHashableSendable, id: some Hashable & Sendable) {
+  init(keyPath: IdentifierBox, id: some Hashable & Sendable) {
     self.keyPath = keyPath
     self.caseName = nil
-    self.id = IdentifierBox(AnyHashable(id))
+    self.id = IdentifierBox(id)
   }
 
   var pathComponent: AnyHashableSendable { AnyHashableSendable(self) }
@@ -33,19 +33,23 @@ private func enumCaseName(of value: Any) -> String? {
   return mirror.children.first?.label ?? String(describing: value)
 }
 
-/// The `Identifiable.id` of a child state, type-erased for comparison.
+/// A key path or an `Identifiable.id` of a child state, type-erased for comparison. Key paths are
+/// compared by value: a key path built in `body` is a new object on every action.
 ///
-/// It is `@unchecked Sendable` because `Identifiable.id` carries no `Sendable` constraint that
-/// could be checked at run time. The box is immutable and is only hashed and compared; ids of
-/// state are plain values (UUIDs, integers, strings) in every feature of this project.
+/// It is `@unchecked Sendable` because neither `AnyKeyPath` nor `Identifiable.id` carries a
+/// `Sendable` constraint that could be checked at run time. The box is immutable and is only
+/// hashed and compared; key paths are immutable, and ids of state are plain values (UUIDs,
+/// integers, strings) in every feature of this project.
+@usableFromInline
 struct IdentifierBox: Hashable, @unchecked Sendable {
   let value: AnyHashable
-  init(_ value: AnyHashable) { self.value = value }
+  @usableFromInline
+  init(_ value: some Hashable) { self.value = AnyHashable(value) }
 }
 
 private func identifier(of value: Any) -> IdentifierBox? {
   func open<T: Identifiable>(_ value: T) -> IdentifierBox? {
-    IdentifierBox(AnyHashable(value.id))
+    IdentifierBox(value.id)
   }
   if let identifiable = value as? any Identifiable {
     return open(identifiable)

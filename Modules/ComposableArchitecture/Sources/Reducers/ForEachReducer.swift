@@ -80,8 +80,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     return elementEffects.merge(with: parentEffects).merge(with: cancelEffects)
   }
 
-  private var elementsKeyPathID: AnyHashableSendable {
-    AnyHashableSendable(ObjectIdentifier(toElementsState))
+  private var elementsKeyPathID: IdentifierBox {
+    IdentifierBox(toElementsState)
   }
 
   private func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<

@@ -28,7 +28,7 @@ extension Reducer {
       child: `case`(),
       toChildState: CaseEmbedding(toCaseState),
       toChildAction: CaseEmbedding(toCaseAction),
-      keyPathID: AnyHashableSendable(ObjectIdentifier(toCaseState)),
+      keyPathID: IdentifierBox(toCaseState),
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
@@ -40,7 +40,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let child: Child
   @usableFromInline let toChildState: CaseEmbedding<Parent.State, Child.State>
   @usableFromInline let toChildAction: CaseEmbedding<Parent.Action, Child.Action>
-  @usableFromInline let keyPathID: AnyHashableSendable
+  @usableFromInline let keyPathID: IdentifierBox
   @usableFromInline let location: SourceLocation
 
   @usableFromInline
@@ -49,7 +49,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     child: Child,
     toChildState: CaseEmbedding<Parent.State, Child.State>,
     toChildAction: CaseEmbedding<Parent.Action, Child.Action>,
-    keyPathID: AnyHashableSendable,
+    keyPathID: IdentifierBox,
     location: SourceLocation
   ) {
     self.parent = parent

@@ -19,11 +19,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
 
   /// Runs `child` on `ParentState[keyPath: state]` for the actions of case `action`.
   @inlinable
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-  ) {
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = toChildState
     self.toChildAction = CaseEmbedding(toChildAction)
     self.child = child()
@@ -31,11 +31,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
 
   /// Runs `child` on `ParentState[keyPath: state]` for the actions of case `action`.
   @inlinable
-  public init(
-    _ toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-  ) {
+  public init<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.init(state: toChildState, action: toChildAction, child: child)
   }
 

@@ -1,0 +1,136 @@
+import Foundation
+
+/// The places that match a search query, as Open-Meteo's geocoding API returns them.
+public struct GeocodingSearch: Codable, Hashable, Sendable {
+  /// The matching places, best match first. Empty when nothing matches.
+  public var results: [Result]
+
+  /// Creates a search result.
+  public init(results: [Result]) {
+    self.results = results
+  }
+
+  /// Decodes a search response.
+  ///
+  /// Open-Meteo leaves out the `results` key when nothing matches: that decodes as an empty list.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.results = try container.decodeIfPresent([Result].self, forKey: .results) ?? []
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case results
+  }
+
+  /// One place found by a search.
+  public struct Result: Codable, Hashable, Identifiable, Sendable {
+    /// The country the place is in, e.g. `"Germany"`.
+    public var country: String
+    /// The latitude in degrees.
+    public var latitude: Double
+    /// The longitude in degrees.
+    public var longitude: Double
+    /// Open-Meteo's (GeoNames) identifier of the place.
+    public var id: Int
+    /// The place's name, e.g. `"Berlin"`.
+    public var name: String
+    /// The first-level administrative area (state, region), when known.
+    public var admin1: String?
+
+    /// Creates a place.
+    public init(
+      country: String,
+      latitude: Double,
+      longitude: Double,
+      id: Int,
+      name: String,
+      admin1: String? = nil
+    ) {
+      self.country = country
+      self.latitude = latitude
+      self.longitude = longitude
+      self.id = id
+      self.name = name
+      self.admin1 = admin1
+    }
+  }
+}
+
+/// A daily forecast, as Open-Meteo's forecast API returns it.
+///
+/// The three arrays of ``Daily`` have one element per day, at the same index.
+public struct Forecast: Codable, Hashable, Sendable {
+  /// The daily series.
+  public var daily: Daily
+  /// The units of the daily series.
+  public var dailyUnits: DailyUnits
+
+  /// Creates a forecast.
+  public init(daily: Daily, dailyUnits: DailyUnits) {
+    self.daily = daily
+    self.dailyUnits = dailyUnits
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case daily
+    case dailyUnits = "daily_units"
+  }
+
+  /// The daily minimum and maximum temperatures.
+  public struct Daily: Codable, Hashable, Sendable {
+    /// The maximum temperature of each day.
+    public var temperatureMax: [Double]
+    /// The minimum temperature of each day.
+    public var temperatureMin: [Double]
+    /// Each day, as midnight UTC of its calendar date (the API sends `yyyy-MM-dd`).
+    public var time: [Date]
+
+    /// Creates a daily series.
+    public init(temperatureMax: [Double], temperatureMin: [Double], time: [Date]) {
+      self.temperatureMax = temperatureMax
+      self.temperatureMin = temperatureMin
+      self.time = time
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case temperatureMax = "temperature_2m_max"
+      case temperatureMin = "temperature_2m_min"
+      case time
+    }
+  }
+
+  /// The units of the daily series, e.g. `"°C"`.
+  public struct DailyUnits: Codable, Hashable, Sendable {
+    /// The unit of ``Daily/temperatureMax``.
+    public var temperatureMax: String
+    /// The unit of ``Daily/temperatureMin``.
+    public var temperatureMin: String
+
+    /// Creates units.
+    public init(temperatureMax: String, temperatureMin: String) {
+      self.temperatureMax = temperatureMax
+      self.temperatureMin = temperatureMin
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case temperatureMax = "temperature_2m_max"
+      case temperatureMin = "temperature_2m_min"
+    }
+  }
+}
+
+/// The unit a forecast's temperatures are given in.
+public enum TemperatureUnit: String, CaseIterable, Codable, Hashable, Sendable {
+  /// Degrees Celsius, Open-Meteo's default.
+  case celsius
+  /// Degrees Fahrenheit.
+  case fahrenheit
+
+  /// The unit's symbol as Open-Meteo writes it in `daily_units`, e.g. `"°C"`.
+  public var symbol: String {
+    switch self {
+    case .celsius: "°C"
+    case .fahrenheit: "°F"
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import LiveHTTP
+import WeatherClient
+
+extension WeatherClient {
+  /// Where and how the live client reaches Open-Meteo.
+  ///
+  /// Build it in code (an executable's flags), or from the environment:
+  ///
+  /// | variable | default |
+  /// |---|---|
+  /// | `WEATHER_GEOCODING_BASE_URL` | `https://geocoding-api.open-meteo.com` |
+  /// | `WEATHER_FORECAST_BASE_URL` | `https://api.open-meteo.com` |
+  /// | `WEATHER_FORECAST_TIMEZONE` | the system's time zone, e.g. `Etc/UTC` |
+  /// | `WEATHER_TIMEOUT_SECONDS` | `HTTP_TIMEOUT_SECONDS`, else 10 |
+  ///
+  /// ```swift
+  /// let client = WeatherClient.live(
+  ///   configuration: .init(forecastBaseURL: URL(string: "http://127.0.0.1:8080")!))
+  /// ```
+  public struct Configuration: Hashable, Sendable {
+    /// The base of the geocoding API; requests go to `<base>/v1/search`.
+    public var geocodingBaseURL: URL
+    /// The base of the forecast API; requests go to `<base>/v1/forecast`.
+    public var forecastBaseURL: URL
+    /// The time zone the forecast's days are counted in (Open-Meteo's `timezone` parameter).
+    public var forecastTimeZone: String
+    /// The longest one request may take.
+    public var timeout: Duration
+
+    /// Open-Meteo's public geocoding API.
+    public static let defaultGeocodingBaseURL = URL(
+      string: "https://geocoding-api.open-meteo.com")!
+    /// Open-Meteo's public forecast API.
+    public static let defaultForecastBaseURL = URL(string: "https://api.open-meteo.com")!
+    /// The timeout when none is configured.
+    public static let defaultTimeout = Duration.seconds(10)
+
+    /// Creates a configuration; every parameter has Open-Meteo's public default.
+    public init(
+      geocodingBaseURL: URL = Self.defaultGeocodingBaseURL,
+      forecastBaseURL: URL = Self.defaultForecastBaseURL,
+      forecastTimeZone: String = TimeZone.autoupdatingCurrent.identifier,
+      timeout: Duration = Self.defaultTimeout
+    ) {
+      self.geocodingBaseURL = geocodingBaseURL
+      self.forecastBaseURL = forecastBaseURL
+      self.forecastTimeZone = forecastTimeZone
+      self.timeout = timeout
+    }
+
+    /// Reads the configuration from environment variables (see the table above); unset
+    /// variables keep their defaults.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first variable that is set but invalid.
+    public init(
+      environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) {
+      let environment = EnvironmentReader(environment)
+      let sharedTimeout = try environment.seconds(
+        "HTTP_TIMEOUT_SECONDS", default: Self.defaultTimeout)
+      self.init(
+        geocodingBaseURL: try environment.url(
+          "WEATHER_GEOCODING_BASE_URL", default: Self.defaultGeocodingBaseURL),
+        forecastBaseURL: try environment.url(
+          "WEATHER_FORECAST_BASE_URL", default: Self.defaultForecastBaseURL),
+        forecastTimeZone: environment.string("WEATHER_FORECAST_TIMEZONE")
+          ?? TimeZone.autoupdatingCurrent.identifier,
+        timeout: try environment.seconds("WEATHER_TIMEOUT_SECONDS", default: sharedTimeout)
+      )
+    }
+  }
+}

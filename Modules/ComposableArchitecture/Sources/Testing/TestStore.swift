@@ -1,0 +1,766 @@
+import Foundation
+import Synchronization
+
+/// Tests a feature step by step: every state change, every action its effects send back and every
+/// effect still running must be asserted.
+///
+/// ```swift
+/// @MainActor
+/// @Test func numberFact() async {
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   } withDependencies: {
+///     $0.factClient.fetch = { "\($0) is a good number." }
+///   }
+///   await store.send(.factButtonTapped) {
+///     $0.isLoadingFact = true
+///   }
+///   await store.receive(\.factResponse.success) {
+///     $0.isLoadingFact = false
+///     $0.fact = "0 is a good number."
+///   }
+/// }
+/// ```
+///
+/// Failures are reported through IssueReporting at the line of the step that failed, so they show
+/// under Swift Testing and XCTest alike. Dependencies start from their `testValue`: an endpoint a
+/// test did not override fails the test when it is called. Tests drive time with `TestClock`; the
+/// `timeout` of `receive` and `finish` is only a safety net of real time.
+@MainActor
+public final class TestStore<State: Equatable, Action> {
+  /// How strictly the store checks the feature; `.on` by default.
+  public var exhaustivity: Exhaustivity = .on {
+    didSet { storage.ledger.setExhaustivity(exhaustivity) }
+  }
+
+  /// How long `receive` and `finish` wait, in real time, before failing. One second by default.
+  public var timeout: Duration = .seconds(1)
+
+  /// The dependencies of the feature. Changes apply to the actions sent after them.
+  public var dependencies: DependencyValues {
+    get { core.dependencies }
+    set { core.dependencies = newValue }
+  }
+
+  /// The state as asserted so far.
+  public var state: State { storage.state }
+
+  private let core: RootCore<State, TestStoreAction<Action>>
+  private let storage: TestStoreStorage<State, Action>
+  private let location: SourceLocation
+
+  /// Creates a test store.
+  ///
+  /// `prepareDependencies` runs once, before the initial state and the reducer are built.
+  public init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    MainSerialExecutorUsage.acquire()
+    let (initialState, reducer, dependencies) = withDependencies(prepareDependencies) {
+      (initialState(), reducer(), DependencyValues._current)
+    }
+    let storage = TestStoreStorage<State, Action>(state: initialState)
+    self.storage = storage
+    self.location = SourceLocation(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    self.core = RootCore(
+      initialState: initialState,
+      reducer: { state, testAction in
+        let action: Action
+        switch testAction {
+        case .send(let sent):
+          action = sent
+        case .receive(let received):
+          action = received
+        }
+        let effect = reducer.reduce(into: &state, action: action)
+        switch testAction {
+        case .send:
+          storage.state = state
+        case .receive(let received):
+          storage.receivedActions.append((received, state))
+        }
+        return storage.instrument(effect)
+      },
+      dependencies: dependencies
+    )
+  }
+
+  deinit {
+    // The end-of-test checks run right here, where the store is released — inside the test,
+    // whose task-local context attributes the issues to it. (An `isolated deinit` would run
+    // without the releasing task's task-locals.) They read only the `Sendable` ledger.
+    storage.ledger.completed(location: location)
+    MainSerialExecutorUsage.release()
+  }
+
+  // MARK: Sending
+
+  /// Sends an action and asserts how the state changed.
+  ///
+  /// `updateStateToExpectedResult` gets the state before the action and must turn it into the
+  /// state after it. Omit it when the state must not change.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkNoPendingReceivedActions(beforeSending: true, location: location)
+    let previousState = storage.state
+    storage.currentLocation = location
+    let task = core.send(.send(action))
+    let actualState = storage.state
+    assertState(
+      previous: previousState, actual: actualState, update: updateStateToExpectedResult,
+      location: location)
+    await Task.megaYield(count: 20)
+    return TestStoreTask(rawValue: task, timeout: timeout)
+  }
+
+  /// Sends the action without a payload of a case key path: `send(\.refreshButtonTapped)`.
+  @discardableResult
+  public func send(
+    _ action: CaseKeyPath<Action, Void>,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      CaseEmbedding(action).embed(()), assert: updateStateToExpectedResult, fileID: fileID,
+      file: filePath, line: line, column: column)
+  }
+
+  /// Sends the action of a case key path with a value: `send(\.binding.displayName, "Blob")`.
+  @discardableResult
+  public func send<Value>(
+    _ action: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      CaseEmbedding(action).embed(value), assert: updateStateToExpectedResult, fileID: fileID,
+      file: filePath, line: line, column: column)
+  }
+
+  // MARK: Receiving
+
+  /// Asserts that an effect sent `expectedAction` next, and how it changed the state.
+  public func receive(
+    _ expectedAction: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    await receiveAction(
+      matching: { $0 == expectedAction },
+      describeMismatch: { received in
+        let difference =
+          diff(expectedAction, received, format: .proportional)
+          .map { "\($0.indenting(by: 4))\n\n(Expected: −, Received: +)" }
+          ?? "Expected:\n\(String(customDumping: expectedAction).indenting(by: 2))\n\nReceived:\n\(String(customDumping: received).indenting(by: 2))"
+        return difference
+      },
+      describeExpectation: {
+        "Expected to receive the following action, but didn't:\n\n"
+          + String(customDumping: expectedAction).indenting(by: 2)
+      },
+      timeout: timeout, update: updateStateToExpectedResult,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect sent an action matching a predicate next, and how it changed the state.
+  public func receive(
+    _ isMatching: @escaping (_ action: Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveAction(
+      matching: isMatching,
+      describeMismatch: { received in
+        "Received:\n\(String(customDumping: received).indenting(by: 2))"
+      },
+      describeExpectation: { "Expected to receive an action matching predicate, but didn't get one." },
+      timeout: timeout, update: updateStateToExpectedResult,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect sent an action of a case next: `receive(\.searchResponse.success)`.
+  public func receive<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let embedding = CaseEmbedding(actionCase)
+    await receiveAction(
+      matching: { embedding.extract(from: $0) != nil },
+      describeMismatch: { received in
+        "Received:\n\(String(customDumping: received).indenting(by: 2))"
+      },
+      describeExpectation: { "Expected to receive an action matching case path, but didn't get one." },
+      timeout: timeout, update: updateStateToExpectedResult,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect sent an action of a case with a given payload next:
+  /// `receive(\.timerTicked, 3)`.
+  public func receive<Value: Equatable>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let embedding = CaseEmbedding(actionCase)
+    await receiveAction(
+      matching: { embedding.extract(from: $0) == value },
+      describeMismatch: { received in
+        if let receivedValue = embedding.extract(from: received),
+          let difference = diff(value, receivedValue, format: .proportional)
+        {
+          return "\(difference.indenting(by: 2))\n\n(Expected: −, Actual: +)"
+        }
+        return "Received:\n\(String(customDumping: received).indenting(by: 2))"
+      },
+      describeExpectation: {
+        "Expected to receive the following action, but didn't:\n\n"
+          + String(customDumping: embedding.embed(value)).indenting(by: 2)
+      },
+      timeout: timeout, update: updateStateToExpectedResult,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  private func receiveAction(
+    matching isMatching: (Action) -> Bool,
+    describeMismatch: (Action) -> String,
+    describeExpectation: () -> String,
+    timeout: Duration?,
+    update: ((inout State) throws -> Void)?,
+    location: SourceLocation
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let exhaustive = exhaustivity == .on
+    let arrived = await waitForReceivedAction(
+      timeout: timeout,
+      until: { [storage] in
+        exhaustive
+          ? !storage.receivedActions.isEmpty
+          : storage.receivedActions.contains { isMatching($0.action) }
+      }
+    )
+    guard arrived else {
+      let hint =
+        storage.ledger.tracker.isEmpty
+        ? """
+        There are no in-flight effects that could deliver this action. Could the effect you \
+        expected to deliver this action have been cancelled?
+        """
+        : """
+        An effect is still in flight and may deliver it later. If the effect waits on a clock, \
+        make sure the test drives that clock (for example "await clock.advance(by:)" on a \
+        "TestClock"), or raise this step's "timeout".
+        """
+      fail(
+        """
+        \(describeExpectation())
+
+        Expected to receive \(exhaustive ? "an action" : "a matching action"), but received none \
+        after \(timeout.formattedSeconds).
+
+        \(hint)
+        """,
+        at: location
+      )
+      return
+    }
+
+    if !exhaustive {
+      var skipped: [Action] = []
+      while let first = storage.receivedActions.first, !isMatching(first.action) {
+        storage.receivedActions.removeFirst()
+        storage.state = first.state
+        skipped.append(first.action)
+      }
+      if !skipped.isEmpty, case .off(showSkippedAssertions: true) = exhaustivity {
+        warn(
+          """
+          \(skipped.count) received action\(skipped.count == 1 ? " was" : "s were") skipped:
+
+          \(String(customDumping: skipped).indenting(by: 2))
+          """,
+          at: location
+        )
+      }
+    }
+
+    let (receivedAction, receivedState) = storage.receivedActions.removeFirst()
+    if !isMatching(receivedAction) {
+      fail(
+        "Received unexpected action:\n\n\(describeMismatch(receivedAction))",
+        at: location
+      )
+    }
+    assertState(previous: storage.state, actual: receivedState, update: update, location: location)
+    storage.state = receivedState
+    await Task.megaYield(count: 20)
+  }
+
+  private func waitForReceivedAction(
+    timeout: Duration, until condition: () -> Bool
+  ) async -> Bool {
+    if condition() { return true }
+    await Task.megaYield(count: 20)
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while !condition() {
+      if storage.ledger.tracker.isEmpty {
+        // Nothing can deliver an action any more; let already-delivered sends land, then decide.
+        await Task.megaYield(count: 20)
+        return condition()
+      }
+      if ContinuousClock.now >= deadline { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+      await Task.megaYield(count: 5)
+    }
+    return true
+  }
+
+  // MARK: Finishing and skipping
+
+  /// Waits for every in-flight effect to finish; fails the test if some are still running after
+  /// `timeout` of real time.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let timeout = timeout ?? self.timeout
+    await Task.megaYield(count: 20)
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while !storage.ledger.tracker.isEmpty {
+      if ContinuousClock.now >= deadline {
+        fail(
+          """
+          Expected effects to finish, but there are still effects in-flight after \
+          \(timeout.formattedSeconds).
+          """,
+          at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
+        return
+      }
+      try? await Task.sleep(for: .milliseconds(1))
+      await Task.megaYield(count: 5)
+    }
+    await Task.megaYield(count: 20)
+  }
+
+  /// Drops the actions received but not yet asserted, moving the state to the last of them.
+  ///
+  /// With `strict`, having nothing to skip fails the test.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await Task.megaYield(count: 20)
+    guard let last = storage.receivedActions.last else {
+      if strict { fail("There were no received actions to skip.", at: location) }
+      return
+    }
+    let count = storage.receivedActions.count
+    storage.state = last.state
+    let actions = storage.receivedActions.map(\.action)
+    storage.receivedActions.removeAll()
+    if case .off(showSkippedAssertions: true) = exhaustivity {
+      warn(
+        """
+        \(count) received action\(count == 1 ? " was" : "s were") skipped:
+
+        \(String(customDumping: actions).indenting(by: 2))
+        """,
+        at: location
+      )
+    }
+  }
+
+  /// Stops tracking the effects still in flight, so that the test may end while they run. The
+  /// effects are not cancelled, and what they send can still be received.
+  ///
+  /// With `strict`, having nothing to skip fails the test.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await Task.megaYield(count: 20)
+    let skipped = storage.ledger.tracker.removeAll()
+    if skipped.isEmpty, strict {
+      fail("There were no in-flight effects to skip.", at: location)
+    }
+  }
+
+  // MARK: Assertions
+
+  /// Asserts the current state without sending an action.
+  public func assert(
+    _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    withoutActuallyEscaping(updateStateToExpectedResult) { update in
+      assertState(
+        previous: storage.state, actual: storage.state, update: update,
+        location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        expectsChange: false)
+    }
+  }
+
+  /// Runs `operation` with another exhaustivity, then restores the current one.
+  public func withExhaustivity<R>(
+    _ exhaustivity: Exhaustivity,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    let saved = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = saved }
+    return try await operation()
+  }
+
+  private func assertState(
+    previous: State,
+    actual: State,
+    update: ((inout State) throws -> Void)?,
+    location: SourceLocation,
+    expectsChange: Bool = true
+  ) {
+    var threw = false
+    func apply(_ update: (inout State) throws -> Void, to state: State) -> State {
+      var state = state
+      do {
+        try DependencyValues.$_current.withValue(dependencies) {
+          try update(&state)
+        }
+      } catch {
+        fail("Threw error: \(error)", at: location)
+        threw = true
+      }
+      return state
+    }
+
+    switch exhaustivity {
+    case .on:
+      guard let update else {
+        if previous != actual {
+          fail(
+            stateMismatch("State was not expected to change, but a change occurred", previous, actual),
+            at: location)
+        }
+        return
+      }
+      let expected = apply(update, to: previous)
+      if threw { return }
+      if expected != actual {
+        fail(
+          stateMismatch("A state change does not match expectation", expected, actual),
+          at: location)
+      } else if expectsChange, expected == previous {
+        fail(
+          """
+          Expected state to change, but no change occurred.
+
+          The trailing closure made no observable modifications to state. If no change to state \
+          is expected, omit the trailing closure.
+          """,
+          at: location)
+      }
+
+    case .off(let showSkippedAssertions):
+      guard let update else { return }
+      let expected = apply(update, to: actual)
+      if threw { return }
+      if expected != actual {
+        fail(
+          stateMismatch("A state change does not match expectation", expected, actual),
+          at: location)
+      } else if showSkippedAssertions {
+        let exhaustiveExpectation = apply(update, to: previous)
+        if exhaustiveExpectation != actual {
+          warn(
+            stateMismatch(
+              "Skipped assertions. A state change does not match expectation",
+              exhaustiveExpectation, actual),
+            at: location)
+        }
+      }
+    }
+  }
+
+  private func stateMismatch(_ message: String, _ expected: State, _ actual: State) -> String {
+    if let difference = diff(expected, actual, format: .proportional) {
+      return "\(message): …\n\n\(difference.indenting(by: 4))\n\n(Expected: −, Actual: +)"
+    }
+    return """
+      \(message): …
+
+      Expected:
+      \(String(customDumping: expected).indenting(by: 2))
+
+      Actual:
+      \(String(customDumping: actual).indenting(by: 2))
+      """
+  }
+
+  private func checkNoPendingReceivedActions(beforeSending: Bool, location: SourceLocation) {
+    guard !storage.receivedActions.isEmpty else { return }
+    let actions = storage.receivedActions.map(\.action)
+    switch exhaustivity {
+    case .on:
+      fail(
+        """
+        Must handle \(actions.count) received action\(actions.count == 1 ? "" : "s") before \
+        sending an action.
+
+        Unhandled actions: \(String(customDumping: actions))
+        """,
+        at: location)
+    case .off(let showSkippedAssertions):
+      if showSkippedAssertions {
+        warn(
+          """
+          Skipped receiving \(actions.count) action\(actions.count == 1 ? "" : "s"):
+
+          \(String(customDumping: actions).indenting(by: 2))
+          """,
+          at: location)
+      }
+      storage.state = storage.receivedActions.last!.state
+      storage.receivedActions.removeAll()
+    }
+  }
+
+  private func fail(_ message: String, at location: SourceLocation) {
+    reportIssue(
+      message, fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column)
+  }
+
+  private func warn(_ message: String, at location: SourceLocation) {
+    reportIssue(
+      message, severity: .warning, fileID: location.fileID, filePath: location.filePath,
+      line: location.line, column: location.column)
+  }
+
+}
+
+/// The actions of a test store's inner store: sent by the test, or received from an effect.
+enum TestStoreAction<Action> {
+  case send(Action)
+  case receive(Action)
+}
+
+/// A test store of a reducer.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable
+
+/// What the test store records while the feature runs.
+@MainActor
+final class TestStoreStorage<State, Action> {
+  /// The state as asserted so far.
+  var state: State
+  /// Actions sent by effects and not yet asserted, each with the state right after it.
+  var receivedActions: [(action: Action, state: State)] = [] {
+    didSet {
+      ledger.setUnassertedActions(
+        receivedActions.map { debugCaseOutput($0.action, abbreviated: true) })
+    }
+  }
+  /// Where the step being run was written, for effects still running at the end.
+  var currentLocation: SourceLocation?
+  /// What the end-of-test checks need, readable from `deinit`.
+  let ledger = TestStoreLedger()
+
+  init(state: State) {
+    self.state = state
+  }
+
+  /// Wraps every operation of an effect so that it is tracked while it runs, and routes the
+  /// actions it sends back as received actions.
+  func instrument(_ effect: Effect<Action>) -> Effect<TestStoreAction<Action>> {
+    let tracker = ledger.tracker
+    let location = currentLocation
+    return
+      effect
+      .mapRuns { run in
+        let id = tracker.insert(location: location)
+        let body = run.body
+        return run.withBody { send in
+          await body(send)
+          tracker.remove(id)
+        }
+      }
+      .map { TestStoreAction.receive($0) }
+  }
+}
+
+/// The effects a test store has started and that have not finished yet.
+final class InFlightEffects: Sendable {
+  struct Effect: Sendable {
+    let location: SourceLocation?
+  }
+
+  private let effects = Mutex<(next: Int, running: [Int: Effect])>((0, [:]))
+
+  func insert(location: SourceLocation?) -> Int {
+    effects.withLock {
+      let id = $0.next
+      $0.next += 1
+      $0.running[id] = Effect(location: location)
+      return id
+    }
+  }
+
+  func remove(_ id: Int) {
+    _ = effects.withLock { $0.running.removeValue(forKey: id) }
+  }
+
+  /// Stops tracking every effect and returns them, oldest first.
+  func removeAll() -> [Effect] {
+    effects.withLock { state in
+      defer { state.running = [:] }
+      return state.running.sorted { $0.key < $1.key }.map(\.value)
+    }
+  }
+
+  var isEmpty: Bool { effects.withLock { $0.running.isEmpty } }
+}
+
+/// What a test store must still check when it goes away, kept where `deinit` can read it.
+final class TestStoreLedger: Sendable {
+  let tracker = InFlightEffects()
+  private let state = Mutex<(exhaustivity: Exhaustivity, unasserted: [String])>((.on, []))
+
+  func setExhaustivity(_ exhaustivity: Exhaustivity) {
+    state.withLock { $0.exhaustivity = exhaustivity }
+  }
+
+  func setUnassertedActions(_ descriptions: [String]) {
+    state.withLock { $0.unasserted = descriptions }
+  }
+
+  /// The end of the test: nothing may be left unasserted.
+  func completed(location: SourceLocation) {
+    let (exhaustivity, actions) = state.withLock { ($0.exhaustivity, $0.unasserted) }
+    guard exhaustivity == .on else { return }
+    if !actions.isEmpty {
+      reportIssue(
+        """
+        The store received \(actions.count) unexpected action\(actions.count == 1 ? "" : "s").
+
+          Unhandled actions:
+        \(actions.map { "    \($0)" }.joined(separator: "\n"))
+
+        To fix, explicitly assert against these actions using "store.receive", skip these \
+        actions by performing "await store.skipReceivedActions()", or consider using a \
+        non-exhaustive test store: "store.exhaustivity = .off".
+        """,
+        fileID: location.fileID, filePath: location.filePath, line: location.line,
+        column: location.column)
+    }
+    for effect in tracker.removeAll() {
+      let at = effect.location ?? location
+      reportIssue(
+        """
+        An effect returned for this action is still running. It must complete before the end \
+        of the test.
+
+        To fix, inspect any effects the reducer returns for this action and ensure that all of \
+        them complete by the end of the test. There are a few reasons why an effect may not \
+        have completed:
+
+        • If using async/await in your effect, it may need a little bit of time to properly \
+        finish. To fix you can simply perform "await store.finish()" at the end of your test.
+
+        • If an effect uses a clock, make sure that you wait enough time for it to perform the \
+        effect. If you are using a test clock, advance it so that the effects may complete, or \
+        consider using an immediate clock to immediately perform the effect instead.
+
+        • If you are returning a long-living effect (timers, streams, etc.), then make sure \
+        those effects are torn down by marking the effect ".cancellable" and returning a \
+        corresponding cancellation effect ("Effect.cancel") from another action.
+
+        • If you do not wish to assert on these effects, perform "await \
+        store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
+        "store.exhaustivity = .off".
+        """,
+        fileID: at.fileID, filePath: at.filePath, line: at.line, column: at.column)
+    }
+  }
+}
+
+/// Test stores run effects on the main serial executor, which makes the order of async work
+/// deterministic. Stores may overlap (parallel tests), so the executor is switched on by the first
+/// live store and restored by the last.
+enum MainSerialExecutorUsage {
+  private static let usage = Mutex<(count: Int, previous: Bool)>((0, false))
+
+  static func acquire() {
+    usage.withLock { usage in
+      if usage.count == 0 {
+        usage.previous = uncheckedUseMainSerialExecutor
+        uncheckedUseMainSerialExecutor = true
+      }
+      usage.count += 1
+    }
+  }
+
+  static func release() {
+    usage.withLock { usage in
+      usage.count -= 1
+      if usage.count == 0 {
+        uncheckedUseMainSerialExecutor = usage.previous
+      }
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import ComposableArchitecture
+import Testing
+
+@MainActor
+struct ObservationTests {
+  @Test func statesDeliverTheCurrentStateThenOneStatePerSend() async {
+    let store = Store(initialState: [String]()) {
+      Reduce<[String], String> { state, action in
+        state.append(action)
+        return action == "a" ? .send("b") : .none
+      }
+    }
+    var iterator = store.states.makeAsyncIterator()
+    #expect(await iterator.next() == [])
+    store.send("a")
+    store.send("c")
+    // The synchronous cascade a → b is observed once, with its final state.
+    #expect(await iterator.next() == ["a", "b"])
+    #expect(await iterator.next() == ["a", "b", "c"])
+  }
+
+  @Test func observeRemovesDuplicates() async {
+    let store = Store(initialState: Pair()) {
+      Reduce<Pair, Bool> { state, flag in
+        if flag { state.value += 1 } else { state.changes.append("x") }
+        return .none
+      }
+    }
+    var values = store.observe(\.value).makeAsyncIterator()
+    #expect(await values.next() == 0)
+    store.send(false)
+    store.send(true)
+    store.send(false)
+    store.send(true)
+    #expect(await values.next() == 1)
+    #expect(await values.next() == 2)
+  }
+
+  @Test func scopedStoreReadsAndSendsThroughTheRoot() async {
+    let store = Store(initialState: Parent.State()) { Parent() }
+    let child = store.scope(\.child, action: \.child)
+    #expect(store.scope(\.child, action: \.child) === child)
+    child.send(.incrementButtonTapped)
+    #expect(child.count == 1)
+    #expect(store.child.count == 1)
+    #expect(store.log == ["parent saw child count 1"])
+
+    var counts = child.observe(\.count).makeAsyncIterator()
+    #expect(await counts.next() == 1)
+    store.send(.child(.incrementButtonTapped))
+    #expect(await counts.next() == 2)
+  }
+
+  @Test func scopedOptionalStoreIsNilWhileStateIsNil() {
+    let store = Store(initialState: Parent.State()) { Parent() }
+    #expect(store.scope(\.optional, action: \.optional) == nil)
+    store.send(.replaceOptional(id: 3))
+    let child = store.scope(\.optional, action: \.optional)
+    child?.send(.incrementButtonTapped)
+    #expect(store.optional?.count == 1)
+  }
+
+  @Test func deeplyScopedStoreSendsThroughEveryLevel() {
+    let store = Store(initialState: Nested.State(depth: 10)) { Nested() }
+    var scoped = store
+    for _ in 0..<10 {
+      scoped = scoped.scope(\.unwrappedChild, action: \.child)
+    }
+    scoped.send(.increment)
+    var state = store.state
+    for _ in 0..<10 { state = state.child! }
+    #expect(state.count == 1)
+  }
+
+  @Test func observationEndsWhenTheStoreGoesAway() async {
+    var store: Store<Pair, Bool>? = Store(initialState: Pair()) {
+      Reduce<Pair, Bool> { _, _ in .none }
+    }
+    let states = store!.states
+    store = nil
+    var count = 0
+    for await _ in states { count += 1 }
+    #expect(count == 1)
+  }
+}
+
+/// A feature nested in itself, for deep scoping.
+@Reducer
+struct Nested {
+  @ObservableState
+  struct State: Equatable {
+    var count = 0
+    var child: State? {
+      get { _child.first }
+      set { _child = newValue.map { [$0] } ?? [] }
+    }
+    var unwrappedChild: State {
+      get { child ?? State() }
+      set { child = newValue }
+    }
+    private var _child: [State] = []
+
+    init(depth: Int = 0) {
+      if depth > 0 { child = State(depth: depth - 1) }
+    }
+  }
+
+  indirect enum Action: Equatable {
+    case child(Action)
+    case increment
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .increment = action { state.count += 1 }
+      return .none
+    }
+    Scope(state: \.unwrappedChild, action: \.child) {
+      Nested()
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import FixtureServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Fetches `url` with a fresh ephemeral session.
+private func get(_ url: URL) async throws -> (status: Int, body: String, echo: String?) {
+  let session = URLSession(configuration: .ephemeral)
+  defer { session.finishTasksAndInvalidate() }
+  let (data, response) = try await session.data(from: url)
+  let http = try #require(response as? HTTPURLResponse)
+  return (
+    http.statusCode, String(decoding: data, as: UTF8.self), http.value(forHTTPHeaderField: "X-Echo")
+  )
+}
+
+struct FixtureServerTests {
+  @Test func servesRoutesAnd404sEverythingElse() async throws {
+    try await withFixtureServer(routes: ["/hello": .text("world")]) { server in
+      let hello = try await get(server.baseURL.appending(path: "hello"))
+      #expect(hello.status == 200)
+      #expect(hello.body == "world")
+      let missing = try await get(server.baseURL.appending(path: "nope"))
+      #expect(missing.status == 404)
+      #expect(missing.body == "not found")
+    }
+  }
+
+  @Test func recordsTheExactRequestTarget() async throws {
+    try await withFixtureServer { _ in
+      .json("{}")
+    } operation: { server in
+      let url = try #require(URL(string: "\(server.baseURL)/v1/search?name=Z%C3%BCrich&x=a%2Bb"))
+      _ = try await get(url)
+      let request = try #require(server.requests.first)
+      #expect(request.target == "/v1/search?name=Z%C3%BCrich&x=a%2Bb")
+      #expect(request.path == "/v1/search")
+      #expect(request.query == "name=Z%C3%BCrich&x=a%2Bb")
+      #expect(request.method == "GET")
+      #expect(request.header("host") == "127.0.0.1:\(server.port)")
+    }
+  }
+
+  @Test func handlerChoosesStatusHeadersAndBody() async throws {
+    let handler: FixtureServer.Handler = { request in
+      FixtureServer.Response(
+        status: 418, headers: [.init("X-Echo", request.path)], body: Data("teapot".utf8))
+    }
+    try await withFixtureServer(handler: handler) { server in
+      let response = try await get(server.baseURL.appending(path: "brew"))
+      #expect(response.status == 418)
+      #expect(response.body == "teapot")
+      #expect(response.echo == "/brew")
+    }
+  }
+
+  @Test func recordsRequestsInArrivalOrder() async throws {
+    try await withFixtureServer { _ in
+      .text("ok")
+    } operation: { server in
+      for index in 0..<3 {
+        _ = try await get(server.baseURL.appending(path: "n\(index)"))
+      }
+      #expect(server.requests.map(\.target) == ["/n0", "/n1", "/n2"])
+      #expect(try await server.waitForRequests(count: 3).count == 3)
+    }
+  }
+
+  @Test func delayedResponseIsDelivered() async throws {
+    try await withFixtureServer { _ in
+      .text("late").delayed(by: .milliseconds(50))
+    } operation: { server in
+      let response = try await get(server.baseURL.appending(path: "slow"))
+      #expect(response.body == "late")
+    }
+  }
+
+  @Test func stopWithAResponseStillDelayedReturns() async throws {
+    let server = try await FixtureServer.start { _ in .text("never").delayed(by: .seconds(600)) }
+    let url = server.baseURL.appending(path: "hang")
+    let call = Task { try await get(url) }
+    try await server.waitForRequests(count: 1)
+    await server.stop()
+    call.cancel()
+    _ = await call.result
+  }
+
+  @Test func closedPortRefusesConnections() async throws {
+    let url = try await FixtureServer.closedPortURL()
+    await #expect(throws: (any Error).self) { try await get(url) }
+  }
+
+  @Test func waitForRequestsGivesUpWhenNothingArrives() async throws {
+    try await withFixtureServer { _ in
+      .notFound
+    } operation: { server in
+      await #expect(throws: FixtureServerError.requestsDidNotArrive(expected: 1, received: 0)) {
+        try await server.waitForRequests(count: 1, timeout: .milliseconds(20))
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import FixtureServer
+import Foundation
+import LiveHTTP
+import Testing
+import WeatherClient
+import WeatherClientLive
+
+struct FailureTests {
+  @Test func unreachableHostIsReported() async throws {
+    let closed = try await FixtureServer.closedPortURL()
+    let error = await #expect(throws: HTTPServiceError.self) {
+      try await liveClient(baseURL: closed).search(query: "London")
+    }
+    guard case .unreachable(let host, _) = error?.cause else {
+      Issue.record("expected unreachable, got \(String(describing: error))")
+      return
+    }
+    #expect(host == "127.0.0.1:\(closed.port ?? 0)")
+    #expect(error?.description.hasPrefix("Open-Meteo geocoding: cannot reach 127.0.0.1:") == true)
+  }
+
+  @Test func slowUpstreamTimesOut() async throws {
+    let slow = try fixture("geocoding-london").delayed(by: .seconds(60))
+    try await withFixtureServer(routes: ["/v1/search": slow]) { server in
+      let error = await #expect(throws: HTTPServiceError.self) {
+        try await liveClient(server, timeout: .milliseconds(300)).search(query: "London")
+      }
+      #expect(error?.cause == .timedOut(after: .milliseconds(300)))
+      #expect(error?.description == "Open-Meteo geocoding: timed out after 0.3 s")
+    }
+  }
+
+  @Test func cancellingTheCallerCancelsTheRequest() async throws {
+    let slow = try fixture("forecast-equator-7d").delayed(by: .seconds(60))
+    try await withFixtureServer(routes: ["/v1/forecast": slow]) { server in
+      let client = liveClient(server, timeout: .seconds(120))
+      let call = Task { try await client.forecast(location: berlin) }
+      try await server.waitForRequests(count: 1)
+      call.cancel()
+      await #expect(throws: CancellationError.self) { try await call.value }
+    }
+  }
+
+  @Test func alreadyCancelledCallerSendsNothing() async throws {
+    try await withFixtureServer(routes: ["/v1/search": try fixture("geocoding-london")]) { server in
+      let client = liveClient(server)
+      let call = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        return try await client.search(query: "London")
+      }
+      await #expect(throws: CancellationError.self) { try await call.value }
+      #expect(server.requests.isEmpty)
+    }
+  }
+
+  @Test func subSecondTimeoutLetsAPromptAnswerThrough() async throws {
+    // URLSession on Linux truncates timeouts to whole seconds (0.9 s would time out at once):
+    // the client must still honour a sub-second timeout exactly.
+    let prompt = try fixture("geocoding-london").delayed(by: .milliseconds(20))
+    try await withFixtureServer(routes: ["/v1/search": prompt]) { server in
+      let search = try await liveClient(server, timeout: .milliseconds(900)).search(query: "London")
+      #expect(search.results.count == 2)
+    }
+  }
+}

@@ -48,6 +48,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
   ],
   targets: [
     // MARK: Runtime
@@ -117,12 +120,86 @@ let package = Package(
     ),
     // MARK: Clients — END clients section
 
-    // MARK: Apps
-    .executableTarget(
-      name: "counter-demo",
-      dependencies: ["ComposableArchitecture"],
-      path: "Apps/counter-demo"
+    // MARK: Features (runtime + client interfaces only)
+    .target(
+      name: "CounterFeature",
+      dependencies: ["ComposableArchitecture", "FactClient", "RandomNumberClient"],
+      path: "Modules/Features/CounterFeature"
     ),
+    .target(
+      name: "SearchFeature",
+      dependencies: ["ComposableArchitecture", "WeatherClient"],
+      path: "Modules/Features/SearchFeature"
+    ),
+    .target(
+      name: "SettingsFeature",
+      dependencies: ["ComposableArchitecture", "WeatherClient"],
+      path: "Modules/Features/SettingsFeature"
+    ),
+    .target(
+      name: "FavoritingFeature",
+      dependencies: ["ComposableArchitecture"],
+      path: "Modules/Features/FavoritingFeature"
+    ),
+    .target(
+      name: "EpisodesFeature",
+      dependencies: ["ComposableArchitecture", "FavoritingFeature"],
+      path: "Modules/Features/EpisodesFeature"
+    ),
+    .target(
+      name: "AppFeature",
+      dependencies: [
+        "ComposableArchitecture", "CounterFeature", "EpisodesFeature", "SearchFeature",
+        "SettingsFeature",
+      ],
+      path: "Modules/Features/AppFeature"
+    ),
+
+    // MARK: Front ends and apps (terminal)
+    .target(
+      name: "TerminalFrontend",
+      dependencies: [
+        "AppFeature", "ComposableArchitecture", "CounterFeature", "EpisodesFeature",
+        "FactClient", "RandomNumberClient", "SearchFeature", "SettingsFeature", "WeatherClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
+      ],
+      path: "Modules/Frontends/TerminalFrontend"
+    ),
+    .executableTarget(
+      name: "app-cli",
+      dependencies: [
+        "TerminalFrontend", "WeatherClientLive", "FactClientLive", "RandomNumberClientLive",
+        "LiveHTTP", "EpisodesFeature",
+      ],
+      path: "Apps/app-cli"
+    ),
+    // MARK: Front ends and apps (terminal) — END
+
+    // MARK: Web server — BEGIN web server section
+    // The web front end: routes, sessions (one Store<AppFeature> per visitor), the page.
+    .target(
+      name: "WebFrontend",
+      dependencies: [
+        "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
+        "SettingsFeature", "EpisodesFeature", "FavoritingFeature", "WeatherClient", "FactClient",
+        "RandomNumberClient", logging,
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "Modules/Frontends/WebFrontend"
+    ),
+    // The executable: reads configuration, picks live clients, starts WebFrontend.
+    .executableTarget(
+      name: "app-server",
+      dependencies: [
+        "WebFrontend", "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
+        "FactClientLive", "RandomNumberClient", "RandomNumberClientLive", logging,
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ],
+      path: "Apps/app-server"
+    ),
+    // MARK: Web server — END web server section
 
     // MARK: Tests
     // MARK: Client tests — BEGIN client tests section
@@ -170,6 +247,55 @@ let package = Package(
       dependencies: ["ComposableArchitecture"],
       path: "Tests/ComposableArchitectureTests"
     ),
+    .testTarget(
+      name: "CounterFeatureTests",
+      dependencies: ["CounterFeature"],
+      path: "Tests/CounterFeatureTests"
+    ),
+    .testTarget(
+      name: "SearchFeatureTests",
+      dependencies: ["SearchFeature"],
+      path: "Tests/SearchFeatureTests"
+    ),
+    .testTarget(
+      name: "SettingsFeatureTests",
+      dependencies: ["SettingsFeature"],
+      path: "Tests/SettingsFeatureTests"
+    ),
+    .testTarget(
+      name: "FavoritingFeatureTests",
+      dependencies: ["FavoritingFeature"],
+      path: "Tests/FavoritingFeatureTests"
+    ),
+    .testTarget(
+      name: "EpisodesFeatureTests",
+      dependencies: ["EpisodesFeature"],
+      path: "Tests/EpisodesFeatureTests"
+    ),
+    .testTarget(
+      name: "AppFeatureTests",
+      dependencies: ["AppFeature"],
+      path: "Tests/AppFeatureTests"
+    ),
+    .testTarget(
+      name: "TerminalFrontendTests",
+      dependencies: ["TerminalFrontend"],
+      path: "Tests/TerminalFrontendTests"
+    ),
+    // MARK: Web server tests — BEGIN web server tests section
+    .testTarget(
+      name: "WebFrontendTests",
+      dependencies: [
+        "WebFrontend", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
+        "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
+        "RandomNumberClient", "FixtureServer", logging,
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ],
+      path: "Tests/WebFrontendTests",
+      resources: [.copy("Fixtures")]
+    ),
+    // MARK: Web server tests — END web server tests section
     .testTarget(
       name: "SeedReducersTests",
       dependencies: ["ComposableArchitecture"],

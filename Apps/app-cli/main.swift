@@ -1,0 +1,53 @@
+// app-cli: picks the live clients and hands over to the terminal front end.
+import EpisodesFeature
+import FactClient
+import FactClientLive
+import Foundation
+import LiveHTTP
+import RandomNumberClient
+import RandomNumberClientLive
+import TerminalFrontend
+import WeatherClient
+import WeatherClientLive
+
+let status = await TerminalApp.main(arguments: Array(CommandLine.arguments.dropFirst())) { options in
+  func url(_ text: String?, flag: String) throws -> URL? {
+    guard let text else { return nil }
+    guard let url = HTTPBaseURL.validated(text) else {
+      throw ConfigurationError(variable: flag, value: text, expected: "an absolute http(s) URL")
+    }
+    return url
+  }
+  let timeout = options.timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
+
+  var weather = try WeatherClient.Configuration()
+  weather.geocodingBaseURL = try url(options.geocodingURL, flag: "--geocoding-url") ?? weather.geocodingBaseURL
+  weather.forecastBaseURL = try url(options.forecastURL, flag: "--forecast-url") ?? weather.forecastBaseURL
+  weather.timeout = timeout ?? weather.timeout
+
+  var fact = try FactClient.Configuration()
+  fact.baseURL = try url(options.factURL, flag: "--fact-url") ?? fact.baseURL
+  fact.timeout = timeout ?? fact.timeout
+
+  var random = try RandomNumberClient.Configuration()
+  if let source = options.randomSource {
+    guard let parsed = RandomNumberClient.Configuration.Source(rawValue: source.lowercased()) else {
+      throw ConfigurationError(variable: "--random-source", value: source, expected: "system or http")
+    }
+    random.source = parsed
+  }
+  random.baseURL = try url(options.randomURL, flag: "--random-url") ?? random.baseURL
+  random.timeout = timeout ?? random.timeout
+
+  let (weatherClient, factClient, randomNumberClient) = (
+    WeatherClient.live(configuration: weather), FactClient.live(configuration: fact),
+    RandomNumberClient.live(configuration: random)
+  )
+  return { values in
+    values.weatherClient = weatherClient
+    values.factClient = factClient
+    values.randomNumberClient = randomNumberClient
+    values.favoriteClient = .simulated()
+  }
+}
+exit(status)

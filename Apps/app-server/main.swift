@@ -1,0 +1,2 @@
+import WebFrontend
+import ArgumentParser

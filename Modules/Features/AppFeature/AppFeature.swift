@@ -1,0 +1,108 @@
+import ComposableArchitecture
+import CounterFeature
+import EpisodesFeature
+import Foundation
+import SearchFeature
+import SettingsFeature
+
+/// The whole app: a list of counters, weather search, settings and episodes.
+///
+/// Children are composed with `Scope` and the counters with `forEach`, so removing a counter
+/// cancels its effects (a running timer stops). The parent owns the rules that span features:
+/// - the header greets the display name of Settings (``State/header``);
+/// - the temperature unit chosen in Settings is the unit Search requests forecasts in, and a
+///   forecast on screen is requested again when the unit changes.
+@Reducer
+public struct AppFeature: Sendable {
+  @ObservableState
+  public struct State: Equatable, Sendable {
+    public var counters: IdentifiedArrayOf<Counter.State>
+    public var episodes: Episodes.State
+    public var search: Search.State
+    public var selectedTab: Tab
+    public var settings: Settings.State
+
+    /// Starts with one counter (its id from the `uuid` dependency) unless `counters` is given.
+    public init(
+      counters: IdentifiedArrayOf<Counter.State>? = nil,
+      episodes: Episodes.State = Episodes.State(),
+      search: Search.State = Search.State(),
+      selectedTab: Tab = .counters,
+      settings: Settings.State = Settings.State()
+    ) {
+      @Dependency(\.uuid) var uuid
+      self.counters = counters ?? [Counter.State(id: uuid())]
+      self.episodes = episodes
+      self.search = search
+      self.selectedTab = selectedTab
+      self.settings = settings
+      self.search.temperatureUnit = settings.temperatureUnit
+    }
+
+    /// The line at the top of every screen.
+    public var header: String {
+      let name = settings.trimmedDisplayName
+      return name.isEmpty ? "Composable App" : "Hello, \(name)!"
+    }
+  }
+
+  /// The screens of the app.
+  public enum Tab: String, CaseIterable, Codable, Equatable, Sendable {
+    case counters, search, settings, episodes
+  }
+
+  public enum Action: Sendable {
+    case addCounterButtonTapped
+    case counters(IdentifiedActionOf<Counter>)
+    case episodes(Episodes.Action)
+    case removeCounterButtonTapped(id: Counter.State.ID)
+    case search(Search.Action)
+    case settings(Settings.Action)
+    case tabSelected(Tab)
+  }
+
+  @Dependency(\.uuid) var uuid
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Scope(state: \.search, action: \.search) {
+      Search()
+    }
+    Scope(state: \.settings, action: \.settings) {
+      Settings()
+    }
+    Scope(state: \.episodes, action: \.episodes) {
+      Episodes()
+    }
+    Reduce { state, action in
+      switch action {
+      case .addCounterButtonTapped:
+        state.counters.append(Counter.State(id: uuid()))
+        return .none
+
+      case .removeCounterButtonTapped(let id):
+        state.counters.remove(id: id)
+        return .none
+
+      case .tabSelected(let tab):
+        state.selectedTab = tab
+        return .none
+
+      case .counters, .episodes, .search, .settings:
+        return .none
+      }
+    }
+    .forEach(\.counters, action: \.counters) {
+      Counter()
+    }
+    .onChange(of: \.settings.temperatureUnit) { _, state in
+      state.search.temperatureUnit = state.settings.temperatureUnit
+      guard
+        let weather = state.search.weather,
+        let location = state.search.results.first(where: { $0.id == weather.id })
+      else { return .none }
+      return .send(.search(.searchResultTapped(location)))
+    }
+  }
+}

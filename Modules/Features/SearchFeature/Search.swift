@@ -1,0 +1,167 @@
+import ComposableArchitecture
+import Foundation
+import WeatherClient
+
+/// Searches places by name and shows the forecast of the one tapped.
+///
+/// The seed "search-weather" reducer, unchanged in its actions and effects: the query is stored on
+/// every change and searched when the front end sends ``Action/searchQueryChangeDebounced`` (the
+/// 300 ms debounce lives in ``SearchDebouncer``, as it lived in the seed's view); an empty query
+/// clears the results and cancels the search in flight; tapping a result loads its forecast and
+/// cancels the forecast of a previous tap. Added to the seed: ``State/errorMessage``, so failed
+/// requests are visible, and ``State/temperatureUnit``, the unit forecasts are requested in.
+@Reducer
+public struct Search: Sendable {
+  @ObservableState
+  public struct State: Equatable, Sendable {
+    public var results: [GeocodingSearch.Result]
+    public var resultForecastRequestInFlight: GeocodingSearch.Result?
+    public var searchQuery: String
+    public var weather: Weather?
+    /// What went wrong with the last request, for the user; `nil` once a request succeeds.
+    public var errorMessage: String?
+    /// The unit forecasts are requested in.
+    public var temperatureUnit: TemperatureUnit
+
+    public init(
+      results: [GeocodingSearch.Result] = [],
+      resultForecastRequestInFlight: GeocodingSearch.Result? = nil,
+      searchQuery: String = "",
+      weather: Weather? = nil,
+      errorMessage: String? = nil,
+      temperatureUnit: TemperatureUnit = .celsius
+    ) {
+      self.results = results
+      self.resultForecastRequestInFlight = resultForecastRequestInFlight
+      self.searchQuery = searchQuery
+      self.weather = weather
+      self.errorMessage = errorMessage
+      self.temperatureUnit = temperatureUnit
+    }
+
+    /// The forecast of one place.
+    public struct Weather: Equatable, Sendable {
+      public var id: GeocodingSearch.Result.ID
+      public var days: [Day]
+
+      public init(id: GeocodingSearch.Result.ID, days: [Day]) {
+        self.id = id
+        self.days = days
+      }
+
+      /// One day of a forecast.
+      public struct Day: Equatable, Sendable {
+        public var date: Date
+        public var temperatureMax: Double
+        public var temperatureMaxUnit: String
+        public var temperatureMin: Double
+        public var temperatureMinUnit: String
+
+        public init(
+          date: Date,
+          temperatureMax: Double,
+          temperatureMaxUnit: String,
+          temperatureMin: Double,
+          temperatureMinUnit: String
+        ) {
+          self.date = date
+          self.temperatureMax = temperatureMax
+          self.temperatureMaxUnit = temperatureMaxUnit
+          self.temperatureMin = temperatureMin
+          self.temperatureMinUnit = temperatureMinUnit
+        }
+      }
+    }
+  }
+
+  public enum Action: Sendable {
+    case forecastResponse(GeocodingSearch.Result.ID, Result<Forecast, any Error>)
+    case searchQueryChanged(String)
+    case searchQueryChangeDebounced
+    case searchResponse(Result<GeocodingSearch, any Error>)
+    case searchResultTapped(GeocodingSearch.Result)
+  }
+
+  @Dependency(\.weatherClient) var weatherClient
+
+  private enum CancelID { case location, weather }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .forecastResponse(_, .failure(let error)):
+        state.weather = nil
+        state.resultForecastRequestInFlight = nil
+        state.errorMessage = error.localizedDescription
+        return .none
+
+      case .forecastResponse(let id, .success(let forecast)):
+        let daily = forecast.daily
+        let count = min(daily.time.count, daily.temperatureMax.count, daily.temperatureMin.count)
+        state.weather = State.Weather(
+          id: id,
+          days: (0..<count).map {
+            State.Weather.Day(
+              date: daily.time[$0],
+              temperatureMax: daily.temperatureMax[$0],
+              temperatureMaxUnit: forecast.dailyUnits.temperatureMax,
+              temperatureMin: daily.temperatureMin[$0],
+              temperatureMinUnit: forecast.dailyUnits.temperatureMin
+            )
+          }
+        )
+        state.resultForecastRequestInFlight = nil
+        state.errorMessage = nil
+        return .none
+
+      case .searchQueryChanged(let query):
+        state.searchQuery = query
+        guard !state.searchQuery.isEmpty else {
+          state.results = []
+          state.weather = nil
+          state.errorMessage = nil
+          return .cancel(id: CancelID.location)
+        }
+        return .none
+
+      case .searchQueryChangeDebounced:
+        guard !state.searchQuery.isEmpty else {
+          return .none
+        }
+        return .run { [query = state.searchQuery] send in
+          await send(.searchResponse(Result { try await weatherClient.search(query: query) }))
+        }
+        .cancellable(id: CancelID.location)
+
+      case .searchResponse(.failure(let error)):
+        state.results = []
+        state.errorMessage = error.localizedDescription
+        return .none
+
+      case .searchResponse(.success(let response)):
+        state.results = response.results
+        state.errorMessage = nil
+        return .none
+
+      case .searchResultTapped(let location):
+        state.resultForecastRequestInFlight = location
+        return .run { [unit = state.temperatureUnit] send in
+          await send(
+            .forecastResponse(
+              location.id,
+              Result {
+                // Celsius is Open-Meteo's default: the seed's request, without a unit parameter.
+                unit == .celsius
+                  ? try await weatherClient.forecast(location: location)
+                  : try await weatherClient.forecast(location: location, unit: unit)
+              }
+            )
+          )
+        }
+        .cancellable(id: CancelID.weather, cancelInFlight: true)
+      }
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import ComposableArchitecture
+import Foundation
+import WeatherClient
+
+/// The settings form of the seed "settings-bindings", built on bindings.
+///
+/// Every control writes its field through ``Action/binding(_:)``; ``BindingReducer`` applies it
+/// and the logic after it reacts to particular fields:
+/// - the display name is validated as it is typed: control characters are rejected, leading
+///   white space is dropped, runs of white space become one space, and it is capped at
+///   ``State/maximumDisplayNameLength`` characters (``State/displayNameError`` says why a value
+///   was changed);
+/// - turning notifications off turns the per-channel switches off, and a channel cannot be on
+///   while notifications are off.
+///
+/// ``Action/resetButtonTapped`` restores every default.
+@Reducer
+public struct Settings: Sendable {
+  @ObservableState
+  public struct State: Equatable, Sendable, Codable {
+    public var digest: Digest
+    public var displayName: String
+    public var displayNameError: String?
+    public var enableNotifications: Bool
+    public var isHapticFeedbackEnabled: Bool
+    public var isLoading: Bool
+    public var protectMyPosts: Bool
+    public var sendEmailNotifications: Bool
+    public var sendMobileNotifications: Bool
+    /// The unit forecasts are shown in.
+    public var temperatureUnit: TemperatureUnit
+
+    public static let maximumDisplayNameLength = 32
+
+    public init(
+      digest: Digest = .daily,
+      displayName: String = "",
+      displayNameError: String? = nil,
+      enableNotifications: Bool = false,
+      isHapticFeedbackEnabled: Bool = true,
+      isLoading: Bool = false,
+      protectMyPosts: Bool = false,
+      sendEmailNotifications: Bool = false,
+      sendMobileNotifications: Bool = false,
+      temperatureUnit: TemperatureUnit = .celsius
+    ) {
+      self.digest = digest
+      self.displayName = displayName
+      self.displayNameError = displayNameError
+      self.enableNotifications = enableNotifications
+      self.isHapticFeedbackEnabled = isHapticFeedbackEnabled
+      self.isLoading = isLoading
+      self.protectMyPosts = protectMyPosts
+      self.sendEmailNotifications = sendEmailNotifications
+      self.sendMobileNotifications = sendMobileNotifications
+      self.temperatureUnit = temperatureUnit
+    }
+  }
+
+  /// How often a digest e-mail is sent.
+  public enum Digest: String, CaseIterable, Codable, Equatable, Sendable {
+    case daily
+    case weekly
+    case off
+  }
+
+  public enum Action: BindableAction, Equatable, Sendable {
+    case binding(BindingAction<State>)
+    case resetButtonTapped
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    BindingReducer()
+    Reduce { state, action in
+      switch action {
+      case .binding(\.displayName):
+        state.validateDisplayName()
+        return .none
+
+      case .binding(\.enableNotifications):
+        if !state.enableNotifications {
+          state.sendEmailNotifications = false
+          state.sendMobileNotifications = false
+        }
+        return .none
+
+      case .binding(\.sendEmailNotifications), .binding(\.sendMobileNotifications):
+        if !state.enableNotifications {
+          state.sendEmailNotifications = false
+          state.sendMobileNotifications = false
+        }
+        return .none
+
+      case .binding:
+        return .none
+
+      case .resetButtonTapped:
+        state = State()
+        return .none
+      }
+    }
+  }
+}
+
+extension Settings.State {
+  /// The display name without surrounding white space, as it is shown elsewhere.
+  public var trimmedDisplayName: String {
+    displayName.trimmingCharacters(in: .whitespaces)
+  }
+
+  fileprivate mutating func validateDisplayName() {
+    var errors: [String] = []
+    var scalars = String.UnicodeScalarView()
+    var previousWasSpace = true  // drops leading white space
+    for scalar in displayName.unicodeScalars {
+      if CharacterSet.controlCharacters.contains(scalar) {
+        if !errors.contains(Self.controlCharacterError) { errors.append(Self.controlCharacterError) }
+        continue
+      }
+      let isSpace = CharacterSet.whitespaces.contains(scalar)
+      if isSpace && previousWasSpace { continue }
+      scalars.append(isSpace ? " " : scalar)
+      previousWasSpace = isSpace
+    }
+    var name = String(scalars)
+    if name.count > Self.maximumDisplayNameLength {
+      name = String(name.prefix(Self.maximumDisplayNameLength))
+      errors.append(Self.lengthError)
+    }
+    displayName = name
+    displayNameError = errors.isEmpty ? nil : errors.joined(separator: " ")
+  }
+
+  static let controlCharacterError = "Display names can't contain control characters."
+  static var lengthError: String {
+    "Display names are limited to \(maximumDisplayNameLength) characters."
+  }
+}

@@ -1,0 +1,106 @@
+import AppFeature
+import ArgumentParser
+import ComposableArchitecture
+import EpisodesFeature
+import FactClient
+import Foundation
+import RandomNumberClient
+import SearchFeature
+import WeatherClient
+
+/// The dependencies an executable hands to the front end: live clients built from options.
+public typealias DependencyOverrides = @Sendable (inout DependencyValues) -> Void
+
+/// Where live services are and how long to wait for them. Flags win over the environment
+/// variables the live clients read (see docs/clients.md).
+public struct ClientOptions: ParsableArguments, Sendable {
+  @Flag(help: "Run every client on its preview data: the whole app works without a network.")
+  public var offline = false
+
+  @Option(help: ArgumentHelp("Base URL of the geocoding service.", valueName: "url"))
+  public var geocodingURL: String?
+
+  @Option(help: ArgumentHelp("Base URL of the forecast service.", valueName: "url"))
+  public var forecastURL: String?
+
+  @Option(help: ArgumentHelp("Base URL of the number-trivia service.", valueName: "url"))
+  public var factURL: String?
+
+  @Option(help: ArgumentHelp("Random numbers from 'system' (offline) or 'http'.", valueName: "source"))
+  public var randomSource: String?
+
+  @Option(help: ArgumentHelp("Base URL of the random-number service.", valueName: "url"))
+  public var randomURL: String?
+
+  @Option(help: ArgumentHelp("Timeout of each request, in seconds.", valueName: "seconds"))
+  public var timeout: Double?
+
+  public init() {}
+}
+
+/// Builds the live dependencies from the options; provided by the executable, which is the only
+/// place that links the live clients.
+public typealias LiveDependencies = @Sendable (ClientOptions) throws -> DependencyOverrides
+
+/// The `app-cli` command line: the interactive app by default, and one-shot commands for scripts.
+public enum TerminalApp {
+  /// Parses `arguments`, runs the command and returns the process's exit status.
+  public static func main(
+    arguments: [String], liveDependencies: @escaping LiveDependencies
+  ) async -> Int32 {
+    do {
+      var command = try AppCLI.parseAsRoot(arguments)
+      guard let runnable = command as? any FrontEndCommand else {
+        try command.run()
+        return 0
+      }
+      let options = runnable.clientOptions
+      let dependencies: DependencyOverrides =
+        options.offline ? offlineDependencies : try liveDependencies(options)
+      return try await runnable.execute(dependencies: dependencies)
+    } catch let failure as CommandFailure {
+      FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
+      return 1
+    } catch {
+      let message = AppCLI.fullMessage(for: error)
+      let code = AppCLI.exitCode(for: error).rawValue
+      let handle = code == 0 ? FileHandle.standardOutput : FileHandle.standardError
+      handle.write(Data((message.isEmpty ? "" : message + "\n").utf8))
+      return code
+    }
+  }
+
+  /// Every client on its preview data, and a favorites service that never fails.
+  static let offlineDependencies: DependencyOverrides = { values in
+    values.weatherClient = .previewValue
+    values.factClient = .previewValue
+    values.randomNumberClient = .previewValue
+    values.favoriteClient = FavoriteClient(favorite: { _, isFavorite in isFavorite })
+  }
+}
+
+/// A failure to report in one line and exit with status 1.
+struct CommandFailure: Error {
+  let message: String
+}
+
+/// A command that runs with the front end's dependencies.
+protocol FrontEndCommand: ParsableCommand {
+  var clientOptions: ClientOptions { get }
+  func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32
+}
+
+struct AppCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "app-cli",
+    abstract: "The Composable App in a terminal: counters, weather search, settings, episodes.",
+    discussion: """
+      Without a subcommand the app runs full screen (keys are shown at the bottom of each \
+      screen; q or Ctrl-C quits). The subcommands run one request and print the result, as text \
+      or, with --json, as JSON.
+      """,
+    subcommands: [Interactive.self, SearchCommand.self, ForecastCommand.self, FactCommand.self,
+      RandomCommand.self],
+    defaultSubcommand: Interactive.self
+  )
+}

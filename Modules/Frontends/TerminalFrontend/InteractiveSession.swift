@@ -1,0 +1,94 @@
+import AppFeature
+import ComposableArchitecture
+import Dispatch
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs the app full screen in the terminal until the user quits: redraws from the store's state
+/// after every change, and turns key presses into actions through ``TerminalController``.
+@MainActor
+enum InteractiveSession {
+  private enum Event {
+    case keys([Key])
+    case stateChanged
+    case viewChanged
+    case quit
+  }
+
+  static func run(store: StoreOf<AppFeature>) async {
+    let controller = TerminalController(store: store)
+    guard let original = Terminal.enableRawMode() else { return }
+    Terminal.write(ScreenControl.enterAlternateScreen + ScreenControl.hideCursor)
+    defer {
+      Terminal.restore(original)
+      Terminal.write(ScreenControl.showCursor + ScreenControl.leaveAlternateScreen)
+    }
+
+    let (events, continuation) = AsyncStream<Event>.makeStream()
+    controller.onViewChange = { continuation.yield(.viewChanged) }
+
+    // Keys from standard input.
+    let input = Task.detached {
+      var decoder = KeyDecoder()
+      for await chunk in Terminal.inputChunks() {
+        var keys = decoder.decode(chunk)
+        if chunk == [0x1B] { keys += decoder.flush() }  // a lone Escape press
+        if !keys.isEmpty { continuation.yield(.keys(keys)) }
+      }
+      continuation.yield(.quit)
+    }
+    // State changes: the newest state is enough, the screen shows only that.
+    let states = Task { @MainActor in
+      for await _ in store.states(bufferingNewest: 1) {
+        continuation.yield(.stateChanged)
+      }
+    }
+    // SIGTERM and SIGHUP end the session cleanly; SIGWINCH redraws.
+    signal(SIGTERM, SIG_IGN)
+    signal(SIGHUP, SIG_IGN)
+    signal(SIGWINCH, SIG_IGN)
+    let signalSources = [SIGTERM, SIGHUP, SIGWINCH].map { number in
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler {
+        continuation.yield(number == SIGWINCH ? .viewChanged : .quit)
+      }
+      source.resume()
+      return source
+    }
+    defer {
+      input.cancel()
+      states.cancel()
+      signalSources.forEach { $0.cancel() }
+      controller.shutDown()
+    }
+
+    draw(controller)
+    loop: for await event in events {
+      switch event {
+      case .keys(let keys):
+        for key in keys where controller.handle(key) == .quit {
+          break loop
+        }
+      case .stateChanged, .viewChanged:
+        break
+      case .quit:
+        break loop
+      }
+      draw(controller)
+    }
+  }
+
+  private static func draw(_ controller: TerminalController) {
+    let screen = controller.screen(style: .terminal)
+    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+    Terminal.write(
+      ScreenControl.home
+        + lines.map { $0 + ScreenControl.clearToEndOfLine }.joined(separator: "\r\n")
+        + ScreenControl.clearToEndOfScreen
+    )
+  }
+}

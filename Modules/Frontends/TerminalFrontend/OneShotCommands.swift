@@ -1,0 +1,182 @@
+import ArgumentParser
+import ComposableArchitecture
+import FactClient
+import Foundation
+import RandomNumberClient
+import SearchFeature
+import WeatherClient
+
+/// Writes the command's output to standard output.
+enum Output {
+  static func line(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
+  static func json(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws {
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    line(String(decoding: try encoder.encode(value), as: UTF8.self))
+  }
+
+  static var style: Style { Terminal.outputIsTerminal ? .terminal : .plain }
+}
+
+/// Runs a client call with the command's dependencies and turns its error into a one-line message.
+func callClient<T: Sendable>(
+  _ dependencies: @escaping DependencyOverrides,
+  _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  do {
+    return try await withDependencies(dependencies) {
+      try await operation()
+    }
+  } catch {
+    throw CommandFailure(message: error.localizedDescription)
+  }
+}
+
+struct SearchCommand: FrontEndCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "search", abstract: "Find places by name (Open-Meteo geocoding).")
+
+  @Argument(help: "The place to look for, e.g. \"Seoul\".") var query: String
+  @Flag(help: "Print JSON.") var json = false
+  @OptionGroup var clientOptions: ClientOptions
+
+  func validate() throws {
+    guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw ValidationError("The query must not be empty.")
+    }
+  }
+
+  func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
+    let query = self.query
+    let search = try await callClient(dependencies) {
+      @Dependency(\.weatherClient) var weatherClient
+      return try await weatherClient.search(query: query)
+    }
+    if json {
+      try Output.json(search)
+    } else if search.results.isEmpty {
+      Output.line("No places found for \"\(query)\".")
+    } else {
+      for result in search.results {
+        let place = [result.name, result.admin1, result.country].compactMap { $0 }
+          .joined(separator: ", ")
+        Output.line("\(result.id)\t\(place)\t(\(result.latitude), \(result.longitude))")
+      }
+    }
+    return 0
+  }
+}
+
+struct ForecastCommand: FrontEndCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "forecast", abstract: "Daily minimum and maximum temperatures of a place.")
+
+  @Option(help: "Latitude in degrees, -90…90.") var latitude: Double
+  @Option(help: "Longitude in degrees, -180…180.") var longitude: Double
+  @Option(help: "celsius or fahrenheit.") var unit: String = TemperatureUnit.celsius.rawValue
+  @Flag(help: "Print JSON.") var json = false
+  @OptionGroup var clientOptions: ClientOptions
+
+  func validate() throws {
+    guard (-90...90).contains(latitude) else {
+      throw ValidationError("--latitude must be between -90 and 90.")
+    }
+    guard (-180...180).contains(longitude) else {
+      throw ValidationError("--longitude must be between -180 and 180.")
+    }
+    guard TemperatureUnit(rawValue: unit) != nil else {
+      throw ValidationError("--unit must be celsius or fahrenheit.")
+    }
+  }
+
+  func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
+    let location = GeocodingSearch.Result(
+      country: "", latitude: latitude, longitude: longitude, id: 0, name: "")
+    let unit = TemperatureUnit(rawValue: self.unit) ?? .celsius
+    let forecast = try await callClient(dependencies) {
+      @Dependency(\.weatherClient) var weatherClient
+      return unit == .celsius
+        ? try await weatherClient.forecast(location: location)
+        : try await weatherClient.forecast(location: location, unit: unit)
+    }
+    if json {
+      try Output.json(forecast, encoder: .openMeteo())
+    } else {
+      let daily = forecast.daily
+      let count = min(daily.time.count, daily.temperatureMax.count, daily.temperatureMin.count)
+      let days = (0..<count).map {
+        Search.State.Weather.Day(
+          date: daily.time[$0], temperatureMax: daily.temperatureMax[$0],
+          temperatureMaxUnit: forecast.dailyUnits.temperatureMax,
+          temperatureMin: daily.temperatureMin[$0],
+          temperatureMinUnit: forecast.dailyUnits.temperatureMin)
+      }
+      ForecastChart.render(days, style: Output.style).forEach(Output.line)
+    }
+    return 0
+  }
+}
+
+struct FactCommand: FrontEndCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "fact", abstract: "A fact about a number (number-trivia service).")
+
+  @Argument(help: "The number.") var number: Int
+  @Flag(help: "Print JSON.") var json = false
+  @OptionGroup var clientOptions: ClientOptions
+
+  struct FactOutput: Encodable {
+    let number: Int
+    let fact: String
+  }
+
+  func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
+    let number = self.number
+    let fact = try await callClient(dependencies) {
+      @Dependency(\.factClient) var factClient
+      return try await factClient.fetch(number)
+    }
+    if json {
+      try Output.json(FactOutput(number: number, fact: fact))
+    } else {
+      Output.line(fact)
+    }
+    return 0
+  }
+}
+
+struct RandomCommand: FrontEndCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "random", abstract: "A random integer between --min and --max, inclusive.")
+
+  @Option(help: "The smallest possible value.") var min: Int = 1
+  @Option(help: "The largest possible value.") var max: Int = 100
+  @Flag(help: "Print JSON.") var json = false
+  @OptionGroup var clientOptions: ClientOptions
+
+  func validate() throws {
+    guard min <= max else { throw ValidationError("--min must not be greater than --max.") }
+  }
+
+  struct FactOutput: Encodable {
+    let min: Int
+    let max: Int
+    let value: Int
+  }
+
+  func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
+    let (min, max) = (self.min, self.max)
+    let value = try await callClient(dependencies) {
+      @Dependency(\.randomNumberClient) var randomNumberClient
+      return try await randomNumberClient.fetch(min: min, max: max)
+    }
+    if json {
+      try Output.json(FactOutput(min: min, max: max, value: value))
+    } else {
+      Output.line(String(value))
+    }
+    return 0
+  }
+}

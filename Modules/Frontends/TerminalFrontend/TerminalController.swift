@@ -1,0 +1,247 @@
+import AppFeature
+import ComposableArchitecture
+import CounterFeature
+import EpisodesFeature
+import SearchFeature
+import SettingsFeature
+
+/// Turns key presses into actions on the app's store, screen by screen.
+///
+/// It holds only presentation state (``ViewState``: selections and which field is being edited);
+/// every user action goes to the store. The search field goes through ``SearchDebouncer``, so a
+/// search starts 300 ms after the last key.
+@MainActor
+public final class TerminalController {
+  public let store: StoreOf<AppFeature>
+  public private(set) var view = ViewState()
+  private let debouncer: SearchDebouncer
+  private var searchTask: Task<Void, Never>?
+  /// Called when presentation state changes outside of a key press (a search finishing).
+  public var onViewChange: (@MainActor () -> Void)?
+
+  /// What the caller should do after a key.
+  public enum Outcome: Equatable, Sendable {
+    case `continue`
+    case quit
+  }
+
+  public init(store: StoreOf<AppFeature>, clock: any Clock<Duration> = ContinuousClock()) {
+    self.store = store
+    self.debouncer = SearchDebouncer(
+      store: store.scope(\.search, action: \.search), clock: clock)
+  }
+
+  /// The screen for the current state.
+  public func screen(style: Style) -> String {
+    ScreenRenderer.render(store.state, view: clampedView(), style: style)
+  }
+
+  /// Handles one key press.
+  @discardableResult
+  public func handle(_ key: Key) -> Outcome {
+    if key == .controlC { return .quit }
+    if let field = view.editing {
+      edit(field, with: key)
+      return .continue
+    }
+    switch key {
+    case .character("q"), .controlD:
+      return .quit
+    case .character(let digit) where ("1"..."4").contains(digit):
+      let index = Int(String(digit))! - 1
+      store.send(.tabSelected(AppFeature.Tab.allCases[index]))
+      return .continue
+    case .tab:
+      cycleTab(by: 1)
+      return .continue
+    case .backTab:
+      cycleTab(by: -1)
+      return .continue
+    default:
+      break
+    }
+    switch store.selectedTab {
+    case .counters: counters(key)
+    case .search: search(key)
+    case .settings: settings(key)
+    case .episodes: episodes(key)
+    }
+    return .continue
+  }
+
+  /// Stops the pending search, if any.
+  public func shutDown() {
+    debouncer.cancel()
+    searchTask?.cancel()
+  }
+
+  // MARK: Screens
+
+  private func counters(_ key: Key) {
+    let counters = store.counters
+    view.selectedCounter = clamp(view.selectedCounter, count: counters.count)
+    let id = counters.isEmpty ? nil : counters[view.selectedCounter].id
+    func send(_ action: Counter.Action) {
+      guard let id else { return }
+      store.send(.counters(.element(id: id, action: action)))
+    }
+    switch key {
+    case .up, .character("k"): view.selectedCounter = max(0, view.selectedCounter - 1)
+    case .down, .character("j"):
+      view.selectedCounter = clamp(view.selectedCounter + 1, count: counters.count)
+    case .character("+"), .character("="): send(.incrementButtonTapped)
+    case .character("-"), .character("_"): send(.decrementButtonTapped)
+    case .character("f"): send(.factButtonTapped)
+    case .character("r"): send(.randomNumberButtonTapped)
+    case .character("t"): send(.timerButtonTapped)
+    case .character("a"):
+      store.send(.addCounterButtonTapped)
+      view.selectedCounter = store.counters.count - 1
+    case .character("x"), .character("d"):
+      guard let id else { return }
+      store.send(.removeCounterButtonTapped(id: id))
+      view.selectedCounter = clamp(view.selectedCounter, count: store.counters.count)
+    default: break
+    }
+  }
+
+  private func search(_ key: Key) {
+    let results = store.search.results
+    switch key {
+    case .character("/"), .character("i"):
+      view.editing = .searchQuery
+    case .up, .character("k"): view.selectedResult = max(0, view.selectedResult - 1)
+    case .down, .character("j"):
+      view.selectedResult = clamp(view.selectedResult + 1, count: results.count)
+    case .enter:
+      guard !results.isEmpty else { return }
+      let result = results[clamp(view.selectedResult, count: results.count)]
+      store.send(.search(.searchResultTapped(result)))
+    case .character("c"), .escape:
+      queryChanged("")
+    default: break
+    }
+  }
+
+  private func settings(_ key: Key) {
+    let settings = store.settings
+    let row = SettingsRow(rawValue: clamp(view.selectedSetting, count: SettingsRow.allCases.count))!
+    func set<Value: Equatable & Sendable>(
+      _ keyPath: WritableKeyPath<Settings.State, Value> & Sendable, _ value: Value
+    ) {
+      store.send(.settings(.binding(.set(keyPath, value))))
+    }
+    switch key {
+    case .up, .character("k"): view.selectedSetting = max(0, view.selectedSetting - 1)
+    case .down, .character("j"):
+      view.selectedSetting = clamp(view.selectedSetting + 1, count: SettingsRow.allCases.count)
+    case .enter, .character(" "):
+      switch row {
+      case .displayName: view.editing = .displayName
+      case .digest: set(\.digest, settings.digest.cycled(by: 1))
+      case .enableNotifications: set(\.enableNotifications, !settings.enableNotifications)
+      case .sendEmailNotifications: set(\.sendEmailNotifications, !settings.sendEmailNotifications)
+      case .sendMobileNotifications:
+        set(\.sendMobileNotifications, !settings.sendMobileNotifications)
+      case .protectMyPosts: set(\.protectMyPosts, !settings.protectMyPosts)
+      case .isHapticFeedbackEnabled:
+        set(\.isHapticFeedbackEnabled, !settings.isHapticFeedbackEnabled)
+      case .temperatureUnit: set(\.temperatureUnit, settings.temperatureUnit.cycled(by: 1))
+      case .reset: store.send(.settings(.resetButtonTapped))
+      }
+    case .left, .right, .character("h"), .character("l"):
+      let step = (key == .left || key == .character("h")) ? -1 : 1
+      switch row {
+      case .digest: set(\.digest, settings.digest.cycled(by: step))
+      case .temperatureUnit: set(\.temperatureUnit, settings.temperatureUnit.cycled(by: step))
+      default: break
+      }
+    default: break
+    }
+  }
+
+  private func episodes(_ key: Key) {
+    let episodes = store.episodes.episodes
+    if let alerted = episodes.first(where: { $0.alert != nil }) {
+      if key == .enter || key == .escape || key == .character(" ") {
+        store.send(.episodes(.episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss))))))
+      }
+      return
+    }
+    switch key {
+    case .up, .character("k"): view.selectedEpisode = max(0, view.selectedEpisode - 1)
+    case .down, .character("j"):
+      view.selectedEpisode = clamp(view.selectedEpisode + 1, count: episodes.count)
+    case .enter, .character(" "), .character("f"):
+      guard !episodes.isEmpty else { return }
+      let episode = episodes[clamp(view.selectedEpisode, count: episodes.count)]
+      store.send(.episodes(.episodes(.element(id: episode.id, action: .favorite(.buttonTapped)))))
+    default: break
+    }
+  }
+
+  // MARK: Editing
+
+  private func edit(_ field: ViewState.Field, with key: Key) {
+    let current = field == .searchQuery ? store.search.searchQuery : store.settings.displayName
+    var text = current
+    switch key {
+    case .enter, .escape, .tab:
+      view.editing = nil
+      return
+    case .backspace:
+      guard !text.isEmpty else { return }
+      text.removeLast()
+    case .character(let character):
+      text.append(character)
+    default:
+      return
+    }
+    switch field {
+    case .searchQuery:
+      queryChanged(text)
+    case .displayName:
+      store.send(.settings(.binding(.set(\.displayName, text))))
+    }
+  }
+
+  private func queryChanged(_ query: String) {
+    view.selectedResult = 0
+    debouncer.queryChanged(query)
+    view.isSearching = !query.isEmpty
+    searchTask?.cancel()
+    searchTask = Task { [weak self, debouncer] in
+      await debouncer.settle()
+      guard let self, !Task.isCancelled else { return }
+      self.view.isSearching = false
+      self.onViewChange?()
+    }
+  }
+
+  // MARK: Helpers
+
+  private func cycleTab(by step: Int) {
+    store.send(.tabSelected(store.selectedTab.cycled(by: step)))
+  }
+
+  private func clamp(_ index: Int, count: Int) -> Int {
+    count == 0 ? 0 : min(max(index, 0), count - 1)
+  }
+
+  private func clampedView() -> ViewState {
+    var view = self.view
+    view.selectedCounter = clamp(view.selectedCounter, count: store.counters.count)
+    view.selectedResult = clamp(view.selectedResult, count: store.search.results.count)
+    view.selectedEpisode = clamp(view.selectedEpisode, count: store.episodes.episodes.count)
+    return view
+  }
+}
+
+extension CaseIterable where Self: Equatable, AllCases.Index == Int {
+  /// The case `step` places after this one, wrapping around.
+  func cycled(by step: Int) -> Self {
+    let all = Self.allCases
+    let index = all.firstIndex(of: self)!
+    return all[((index + step) % all.count + all.count) % all.count]
+  }
+}

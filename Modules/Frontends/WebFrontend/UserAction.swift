@@ -1,0 +1,326 @@
+import AppFeature
+import Foundation
+import SettingsFeature
+import WeatherClient
+
+/// One thing a visitor did on the page, in the JSON form the API accepts.
+///
+/// Only user actions have a JSON form: effect responses (`searchResponse`, `factResponse`,
+/// `timerTicked`, …) cannot be sent by a client because there is no case for them. Every case is
+/// an object with a `type` and the fields that type needs:
+///
+/// ```json
+/// {"type": "counter.increment", "id": "9A1C…"}
+/// {"type": "search.query", "query": "Seoul"}
+/// {"type": "settings.set", "field": "displayName", "value": "Blob"}
+/// ```
+///
+/// Decoding never guesses: a missing field, a field of the wrong type, or an unknown `type`
+/// throws a ``UserAction/DecodingFailure`` whose message names the problem.
+public enum UserAction: Equatable, Sendable {
+  /// `{"type":"tab.select","tab":"search"}` — one of `counters`, `search`, `settings`, `episodes`.
+  case selectTab(AppFeature.Tab)
+  /// `{"type":"counter.add"}`
+  case addCounter
+  /// `{"type":"counter.remove","id":"<uuid>"}`
+  case removeCounter(id: UUID)
+  /// `{"type":"counter.increment","id":"<uuid>"}`
+  case incrementCounter(id: UUID)
+  /// `{"type":"counter.decrement","id":"<uuid>"}`
+  case decrementCounter(id: UUID)
+  /// `{"type":"counter.fact","id":"<uuid>"}`
+  case requestFact(id: UUID)
+  /// `{"type":"counter.random","id":"<uuid>"}`
+  case requestRandomNumber(id: UUID)
+  /// `{"type":"counter.timer","id":"<uuid>"}` — turns the counter's timer on or off.
+  case toggleTimer(id: UUID)
+  /// `{"type":"search.query","query":"Seoul"}` — the query as typed; searched after 300 ms of
+  /// stillness.
+  case changeSearchQuery(String)
+  /// `{"type":"search.submit"}` — searches the current query now (the Enter key).
+  case submitSearch
+  /// `{"type":"search.select","id":1835848}` — a result of the current search, by its id.
+  case selectSearchResult(id: Int)
+  /// `{"type":"settings.set","field":"<name>","value":<value>}`
+  case changeSetting(SettingChange)
+  /// `{"type":"settings.reset"}`
+  case resetSettings
+  /// `{"type":"episode.favorite","id":"<uuid>"}`
+  case toggleFavorite(episodeID: UUID)
+  /// `{"type":"episode.dismissAlert","id":"<uuid>"}` — the OK button of the failure alert.
+  case dismissFavoriteAlert(episodeID: UUID)
+
+  /// The longest search query accepted, in characters.
+  public static let maximumQueryLength = 200
+
+  /// Every `type` the API accepts, for error messages and documentation.
+  public static let types = [
+    "tab.select", "counter.add", "counter.remove", "counter.increment", "counter.decrement",
+    "counter.fact", "counter.random", "counter.timer", "search.query", "search.submit",
+    "search.select", "settings.set", "settings.reset", "episode.favorite",
+    "episode.dismissAlert",
+  ]
+
+  /// The `type` of this action in its JSON form.
+  public var type: String {
+    switch self {
+    case .selectTab: "tab.select"
+    case .addCounter: "counter.add"
+    case .removeCounter: "counter.remove"
+    case .incrementCounter: "counter.increment"
+    case .decrementCounter: "counter.decrement"
+    case .requestFact: "counter.fact"
+    case .requestRandomNumber: "counter.random"
+    case .toggleTimer: "counter.timer"
+    case .changeSearchQuery: "search.query"
+    case .submitSearch: "search.submit"
+    case .selectSearchResult: "search.select"
+    case .changeSetting: "settings.set"
+    case .resetSettings: "settings.reset"
+    case .toggleFavorite: "episode.favorite"
+    case .dismissFavoriteAlert: "episode.dismissAlert"
+    }
+  }
+}
+
+/// A new value for one field of the settings form: the payload of `settings.set`.
+///
+/// `field` names a property of `Settings.State`; `value` has that property's JSON type:
+///
+/// | field | value |
+/// |---|---|
+/// | `digest` | `"daily"`, `"weekly"` or `"off"` |
+/// | `displayName` | a string (validated by the feature: trimmed, at most 32 characters) |
+/// | `enableNotifications`, `sendEmailNotifications`, `sendMobileNotifications`, `protectMyPosts`, `isHapticFeedbackEnabled` | `true` or `false` |
+/// | `temperatureUnit` | `"celsius"` or `"fahrenheit"` |
+public enum SettingChange: Equatable, Sendable {
+  case digest(Settings.Digest)
+  case displayName(String)
+  case enableNotifications(Bool)
+  case sendEmailNotifications(Bool)
+  case sendMobileNotifications(Bool)
+  case protectMyPosts(Bool)
+  case isHapticFeedbackEnabled(Bool)
+  case temperatureUnit(TemperatureUnit)
+
+  /// Every settable field, for error messages.
+  public static let fields = [
+    "digest", "displayName", "enableNotifications", "sendEmailNotifications",
+    "sendMobileNotifications", "protectMyPosts", "isHapticFeedbackEnabled", "temperatureUnit",
+  ]
+
+  /// The longest display name accepted before the feature's own validation, in characters.
+  ///
+  /// The feature caps names at 32 characters and explains why; this bound only keeps absurd
+  /// inputs out.
+  public static let maximumDisplayNameInputLength = 256
+
+  /// The field's name in the JSON form.
+  public var field: String {
+    switch self {
+    case .digest: "digest"
+    case .displayName: "displayName"
+    case .enableNotifications: "enableNotifications"
+    case .sendEmailNotifications: "sendEmailNotifications"
+    case .sendMobileNotifications: "sendMobileNotifications"
+    case .protectMyPosts: "protectMyPosts"
+    case .isHapticFeedbackEnabled: "isHapticFeedbackEnabled"
+    case .temperatureUnit: "temperatureUnit"
+    }
+  }
+}
+
+// MARK: - JSON
+
+extension UserAction: Codable {
+  /// Why a request body is not a user action; ``message`` is meant for the person calling the API.
+  public struct DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was wrong, e.g. `missing field 'id' (a counter id, a UUID string) for 'counter.increment'`.
+    public var message: String
+
+    /// Creates a failure with its message.
+    public init(_ message: String) {
+      self.message = message
+    }
+
+    public var description: String { message }
+  }
+
+  /// Decodes an action from a request body, with a message for every way it can be wrong.
+  ///
+  /// ```swift
+  /// let action = try UserAction.decode(Data(#"{"type":"counter.add"}"#.utf8))
+  /// ```
+  public static func decode(_ data: Data) throws(DecodingFailure) -> UserAction {
+    do {
+      return try JSONDecoder().decode(UserAction.self, from: data)
+    } catch let failure as DecodingFailure {
+      throw failure
+    } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+      throw DecodingFailure("the body must be a JSON object with a \"type\" field")
+    } catch {
+      throw DecodingFailure("the body is not valid JSON")
+    }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Key.self)
+    let fields = Fields(container: container, type: nil)
+    let type: String = try fields.required("type", "a string naming the action")
+    let payload = Fields(container: container, type: type)
+    switch type {
+    case "tab.select":
+      self = .selectTab(
+        try payload.choice("tab", AppFeature.Tab.self, "one of counters, search, settings, episodes"))
+    case "counter.add":
+      self = .addCounter
+    case "counter.remove":
+      self = .removeCounter(id: try payload.counterID())
+    case "counter.increment":
+      self = .incrementCounter(id: try payload.counterID())
+    case "counter.decrement":
+      self = .decrementCounter(id: try payload.counterID())
+    case "counter.fact":
+      self = .requestFact(id: try payload.counterID())
+    case "counter.random":
+      self = .requestRandomNumber(id: try payload.counterID())
+    case "counter.timer":
+      self = .toggleTimer(id: try payload.counterID())
+    case "search.query":
+      let query: String = try payload.required("query", "a string")
+      guard query.count <= Self.maximumQueryLength else {
+        throw DecodingFailure(
+          "field 'query' is too long: at most \(Self.maximumQueryLength) characters")
+      }
+      self = .changeSearchQuery(query)
+    case "search.submit":
+      self = .submitSearch
+    case "search.select":
+      self = .selectSearchResult(id: try payload.required("id", "the integer id of a search result"))
+    case "settings.set":
+      self = .changeSetting(try SettingChange(payload))
+    case "settings.reset":
+      self = .resetSettings
+    case "episode.favorite":
+      self = .toggleFavorite(episodeID: try payload.episodeID())
+    case "episode.dismissAlert":
+      self = .dismissFavoriteAlert(episodeID: try payload.episodeID())
+    default:
+      throw DecodingFailure(
+        "unknown action type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(type, forKey: Key("type"))
+    switch self {
+    case .selectTab(let tab):
+      try container.encode(tab, forKey: Key("tab"))
+    case .addCounter, .submitSearch, .resetSettings:
+      break
+    case .removeCounter(let id), .incrementCounter(let id), .decrementCounter(let id),
+      .requestFact(let id), .requestRandomNumber(let id), .toggleTimer(let id),
+      .toggleFavorite(let id), .dismissFavoriteAlert(let id):
+      try container.encode(id, forKey: Key("id"))
+    case .changeSearchQuery(let query):
+      try container.encode(query, forKey: Key("query"))
+    case .selectSearchResult(let id):
+      try container.encode(id, forKey: Key("id"))
+    case .changeSetting(let change):
+      try container.encode(change.field, forKey: Key("field"))
+      switch change {
+      case .digest(let digest): try container.encode(digest, forKey: Key("value"))
+      case .displayName(let name): try container.encode(name, forKey: Key("value"))
+      case .enableNotifications(let value), .sendEmailNotifications(let value),
+        .sendMobileNotifications(let value), .protectMyPosts(let value),
+        .isHapticFeedbackEnabled(let value):
+        try container.encode(value, forKey: Key("value"))
+      case .temperatureUnit(let unit): try container.encode(unit, forKey: Key("value"))
+      }
+    }
+  }
+}
+
+extension SettingChange {
+  fileprivate init(_ payload: Fields) throws {
+    let field: String = try payload.required(
+      "field", "the name of a setting (\(Self.fields.joined(separator: ", ")))")
+    let yesNo = "true or false"
+    switch field {
+    case "digest":
+      self = .digest(try payload.choice("value", Settings.Digest.self, "one of daily, weekly, off"))
+    case "displayName":
+      let name: String = try payload.required("value", "a string")
+      guard name.count <= Self.maximumDisplayNameInputLength else {
+        throw UserAction.DecodingFailure(
+          "field 'value' is too long for displayName: at most \(Self.maximumDisplayNameInputLength) characters"
+        )
+      }
+      self = .displayName(name)
+    case "enableNotifications":
+      self = .enableNotifications(try payload.required("value", yesNo))
+    case "sendEmailNotifications":
+      self = .sendEmailNotifications(try payload.required("value", yesNo))
+    case "sendMobileNotifications":
+      self = .sendMobileNotifications(try payload.required("value", yesNo))
+    case "protectMyPosts":
+      self = .protectMyPosts(try payload.required("value", yesNo))
+    case "isHapticFeedbackEnabled":
+      self = .isHapticFeedbackEnabled(try payload.required("value", yesNo))
+    case "temperatureUnit":
+      self = .temperatureUnit(
+        try payload.choice("value", TemperatureUnit.self, "one of celsius, fahrenheit"))
+    default:
+      throw UserAction.DecodingFailure(
+        "unknown setting '\(field)'; expected one of: \(Self.fields.joined(separator: ", "))")
+    }
+  }
+}
+
+/// Any JSON key.
+private struct Key: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(_ string: String) { self.stringValue = string }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}
+
+/// Reads the fields of one action object, with messages that name the field and the action.
+private struct Fields {
+  let container: KeyedDecodingContainer<Key>
+  let type: String?
+
+  private var suffix: String { type.map { " for '\($0)'" } ?? "" }
+
+  func required<Value: Decodable>(_ name: String, _ expected: String) throws -> Value {
+    let key = Key(name)
+    guard container.contains(key) else {
+      throw UserAction.DecodingFailure("missing field '\(name)' (\(expected))\(suffix)")
+    }
+    do {
+      return try container.decode(Value.self, forKey: key)
+    } catch {
+      throw UserAction.DecodingFailure("field '\(name)' must be \(expected)\(suffix)")
+    }
+  }
+
+  func choice<Value: RawRepresentable>(
+    _ name: String, _: Value.Type, _ expected: String
+  ) throws -> Value where Value.RawValue == String {
+    let raw: String = try required(name, expected)
+    guard let value = Value(rawValue: raw) else {
+      throw UserAction.DecodingFailure("field '\(name)' must be \(expected), not '\(raw)'\(suffix)")
+    }
+    return value
+  }
+
+  func counterID() throws -> UUID {
+    try required("id", "a counter id, a UUID string")
+  }
+
+  func episodeID() throws -> UUID {
+    try required("id", "an episode id, a UUID string")
+  }
+}

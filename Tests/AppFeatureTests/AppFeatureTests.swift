@@ -1,0 +1,165 @@
+import AppFeature
+import ComposableArchitecture
+import CounterFeature
+import EpisodesFeature
+import Foundation
+import SearchFeature
+import SettingsFeature
+import Testing
+import WeatherClient
+
+@MainActor
+struct AppFeatureTests {
+  private func makeStore(
+    _ configure: (inout DependencyValues) -> Void = { _ in }
+  ) -> TestStoreOf<AppFeature> {
+    TestStore(initialState: AppFeature.State()) {
+      AppFeature()
+    } withDependencies: {
+      $0.uuid = .incrementing
+      configure(&$0)
+    }
+  }
+
+  @Test func startsWithOneCounter() {
+    let store = makeStore()
+    #expect(store.state.counters.ids == [UUID(0)])
+    #expect(store.state.header == "Composable App")
+  }
+
+  @Test func childActionsReachTheirChildren() async {
+    let store = makeStore {
+      $0.weatherClient.search = { @Sendable _ in .mock }
+    }
+    await store.send(\.counters[id: UUID(0)].incrementButtonTapped) {
+      $0.counters[id: UUID(0)]?.count = 1
+    }
+    await store.send(\.search.searchQueryChanged, "Br") { $0.search.searchQuery = "Br" }
+    await store.send(\.search.searchQueryChangeDebounced)
+    await store.receive(\.search.searchResponse.success) {
+      $0.search.results = GeocodingSearch.mock.results
+    }
+    await store.send(\.settings.binding.protectMyPosts, true) {
+      $0.settings.protectMyPosts = true
+    }
+    await store.send(.tabSelected(.episodes)) { $0.selectedTab = .episodes }
+  }
+
+  @Test func addAndRemoveCounters() async {
+    let store = makeStore()
+    await store.send(.addCounterButtonTapped) {
+      $0.counters.append(Counter.State(id: UUID(1)))
+    }
+    await store.send(.removeCounterButtonTapped(id: UUID(0))) {
+      $0.counters.remove(id: UUID(0))
+    }
+    await store.send(.removeCounterButtonTapped(id: UUID(42)))
+  }
+
+  @Test func removingACounterWhoseTimerRunsCancelsTheTimer() async {
+    let clock = TestClock()
+    let store = makeStore { $0.continuousClock = clock }
+    await store.send(.addCounterButtonTapped) {
+      $0.counters.append(Counter.State(id: UUID(1)))
+    }
+    await store.send(\.counters[id: UUID(0)].timerButtonTapped) {
+      $0.counters[id: UUID(0)]?.isTimerOn = true
+    }
+    await store.send(\.counters[id: UUID(1)].timerButtonTapped) {
+      $0.counters[id: UUID(1)]?.isTimerOn = true
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.counters[id: UUID(0)].timerTicked) { $0.counters[id: UUID(0)]?.count = 1 }
+    await store.receive(\.counters[id: UUID(1)].timerTicked) { $0.counters[id: UUID(1)]?.count = 1 }
+    await store.send(.removeCounterButtonTapped(id: UUID(0))) {
+      $0.counters.remove(id: UUID(0))
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.counters[id: UUID(1)].timerTicked) { $0.counters[id: UUID(1)]?.count = 2 }
+    await store.send(.removeCounterButtonTapped(id: UUID(1))) {
+      $0.counters.remove(id: UUID(1))
+    }
+    await clock.advance(by: .seconds(5))
+    // Exhaustivity: no tick from a removed counter, no effect left running.
+  }
+
+  @Test func headerShowsTheDisplayNameFromSettings() async {
+    let store = makeStore()
+    await store.send(\.settings.binding.displayName, " Blob ") {
+      $0.settings.displayName = "Blob "
+    }
+    #expect(store.state.header == "Hello, Blob!")
+  }
+
+  @Test func settingsTemperatureUnitIsUsedBySearch() async {
+    let specialResult = GeocodingSearch.Result(
+      country: "Special Country", latitude: 0, longitude: 0, id: 42, name: "Special Place")
+    let units = LockIsolated<[TemperatureUnit]>([])
+    let store = makeStore {
+      $0.weatherClient.forecast = { @Sendable _ in
+        units.withValue { $0.append(.celsius) }
+        return .mock
+      }
+      $0.weatherClient.forecastInUnit = { @Sendable _, unit in
+        units.withValue { $0.append(unit) }
+        return .mock
+      }
+    }
+    await store.send(\.search.searchResponse.success, GeocodingSearch(results: [specialResult])) {
+      $0.search.results = [specialResult]
+    }
+    await store.send(\.search.searchResultTapped, specialResult) {
+      $0.search.resultForecastRequestInFlight = specialResult
+    }
+    await store.receive(\.search.forecastResponse) {
+      $0.search.resultForecastRequestInFlight = nil
+      $0.search.weather = Search.State.Weather(id: 42, days: Self.mockDays)
+    }
+    // Changing the unit in Settings switches Search and reloads the forecast on screen.
+    await store.send(\.settings.binding.temperatureUnit, .fahrenheit) {
+      $0.settings.temperatureUnit = .fahrenheit
+      $0.search.temperatureUnit = .fahrenheit
+    }
+    await store.receive(\.search.searchResultTapped) {
+      $0.search.resultForecastRequestInFlight = specialResult
+    }
+    await store.receive(\.search.forecastResponse) {
+      $0.search.resultForecastRequestInFlight = nil
+    }
+    #expect(units.value == [.celsius, .fahrenheit])
+    // Reset goes back to Celsius, through the same rule.
+    await store.send(\.settings.resetButtonTapped) {
+      $0.settings.temperatureUnit = .celsius
+      $0.search.temperatureUnit = .celsius
+    }
+    await store.receive(\.search.searchResultTapped) {
+      $0.search.resultForecastRequestInFlight = specialResult
+    }
+    await store.receive(\.search.forecastResponse) {
+      $0.search.resultForecastRequestInFlight = nil
+    }
+    #expect(units.value == [.celsius, .fahrenheit, .celsius])
+  }
+
+  @Test func episodesAreComposed() async {
+    let store = makeStore {
+      $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
+    }
+    await store.send(\.episodes.episodes[id: UUID(1)].favorite.buttonTapped) {
+      $0.episodes.episodes[id: UUID(1)]?.isFavorite = true
+    }
+    await store.receive(\.episodes.episodes[id: UUID(1)].favorite.response.success)
+  }
+
+  static let mockDays: [Search.State.Weather.Day] = [
+    .init(
+      date: Date(timeIntervalSince1970: 0), temperatureMax: 90, temperatureMaxUnit: "°F",
+      temperatureMin: 70, temperatureMinUnit: "°F"),
+    .init(
+      date: Date(timeIntervalSince1970: 86_400), temperatureMax: 70, temperatureMaxUnit: "°F",
+      temperatureMin: 50, temperatureMinUnit: "°F"),
+    .init(
+      date: Date(timeIntervalSince1970: 172_800), temperatureMax: 100, temperatureMaxUnit: "°F",
+      temperatureMin: 80, temperatureMinUnit: "°F"),
+  ]
+}

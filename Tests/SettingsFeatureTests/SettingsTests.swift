@@ -1,0 +1,75 @@
+import ComposableArchitecture
+import SettingsFeature
+import Testing
+
+@MainActor
+struct SettingsTests {
+  @Test func bindingsWriteEveryField() async {
+    let store = TestStore(initialState: Settings.State()) { Settings() }
+    await store.send(\.binding.digest, .weekly) { $0.digest = .weekly }
+    await store.send(\.binding.protectMyPosts, true) { $0.protectMyPosts = true }
+    await store.send(\.binding.isHapticFeedbackEnabled, false) {
+      $0.isHapticFeedbackEnabled = false
+    }
+    await store.send(\.binding.temperatureUnit, .fahrenheit) { $0.temperatureUnit = .fahrenheit }
+    await store.send(\.binding.displayName, "Blob") { $0.displayName = "Blob" }
+  }
+
+  @Test func theSeedsOwnTest() async {
+    let store = TestStore(initialState: Settings.State()) { Settings() }
+    await store.send(.set(\.displayName, "Blob")) { $0.displayName = "Blob" }
+    await store.send(.set(\.protectMyPosts, true)) { $0.protectMyPosts = true }
+  }
+
+  @Test func displayNameIsCappedAndExplained() async {
+    let store = TestStore(initialState: Settings.State()) { Settings() }
+    let long = String(repeating: "a", count: 40)
+    await store.send(\.binding.displayName, long) {
+      $0.displayName = String(repeating: "a", count: 32)
+      $0.displayNameError = "Display names are limited to 32 characters."
+    }
+    await store.send(\.binding.displayName, "Blob") {
+      $0.displayName = "Blob"
+      $0.displayNameError = nil
+    }
+  }
+
+  @Test func displayNameRejectsControlCharactersAndNormalisesWhiteSpace() async {
+    let store = TestStore(initialState: Settings.State()) { Settings() }
+    await store.send(\.binding.displayName, "  Blob\n\tJr\u{7}") {
+      $0.displayName = "Blob Jr"
+      $0.displayNameError = "Display names can't contain control characters."
+    }
+    await store.send(\.binding.displayName, "Blob  Jr ") {
+      $0.displayName = "Blob Jr "
+      $0.displayNameError = nil
+    }
+    #expect(store.state.trimmedDisplayName == "Blob Jr")
+  }
+
+  @Test func turningNotificationsOffTurnsTheChannelsOff() async {
+    let store = TestStore(initialState: Settings.State()) { Settings() }
+    await store.send(\.binding.enableNotifications, true) { $0.enableNotifications = true }
+    await store.send(\.binding.sendEmailNotifications, true) { $0.sendEmailNotifications = true }
+    await store.send(\.binding.sendMobileNotifications, true) { $0.sendMobileNotifications = true }
+    await store.send(\.binding.enableNotifications, false) {
+      $0.enableNotifications = false
+      $0.sendEmailNotifications = false
+      $0.sendMobileNotifications = false
+    }
+  }
+
+  @Test func aChannelCannotBeOnWhileNotificationsAreOff() async {
+    let store = TestStore(initialState: Settings.State()) { Settings() }
+    await store.send(\.binding.sendEmailNotifications, true)
+  }
+
+  @Test func resetRestoresTheDefaults() async {
+    let store = TestStore(
+      initialState: Settings.State(
+        digest: .off, displayName: "Blob", enableNotifications: true, protectMyPosts: true,
+        sendEmailNotifications: true, temperatureUnit: .fahrenheit)
+    ) { Settings() }
+    await store.send(.resetButtonTapped) { $0 = Settings.State() }
+  }
+}

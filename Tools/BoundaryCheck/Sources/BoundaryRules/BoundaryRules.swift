@@ -1,0 +1,133 @@
+/// A dependency between two targets of the package that breaks a boundary rule.
+public struct Violation: Equatable, Sendable, CustomStringConvertible {
+  public var from: String
+  public var to: String
+  public var rule: String
+
+  public init(from: String, to: String, rule: String) {
+    self.from = from
+    self.to = to
+    self.rule = rule
+  }
+
+  /// `SearchFeature -> WeatherClientLive: a feature must not depend on a live module`
+  public var description: String { "\(from) -> \(to): \(rule)" }
+}
+
+/// The dependency rules between the layers of the monorepo (`product.md`, "Dependency rules").
+///
+/// Only edges between targets of the package are checked; products of other packages
+/// (swift-dependencies, SwiftNIO, …) are allowed or not by review, not by this tool. Test targets
+/// may depend on anything. For every other edge the first rule that it breaks is reported:
+///
+/// - only executables (`Apps/`) and tests depend on live modules — `*Live` and the live plumbing
+///   `LiveHTTP` — and on front ends;
+/// - a feature depends on the runtime, client interfaces and, where allowed, other features:
+///   `AppFeature` on any feature, `EpisodesFeature` on `FavoritingFeature`;
+/// - a client interface depends on nothing of ours;
+/// - a live client depends only on its own interface and the live plumbing; the plumbing depends
+///   on nothing of ours;
+/// - an executable depends only on live clients (and their plumbing), front ends, client
+///   interfaces and the runtime;
+/// - the runtime depends only on itself (its macros).
+public struct BoundaryRules: Sendable {
+  /// Feature-to-feature edges that are allowed: the key may depend on each feature in its value.
+  /// `"*"` means any feature.
+  public var allowedFeatureDependencies: [String: Set<String>]
+
+  public init(
+    allowedFeatureDependencies: [String: Set<String>] = [
+      "AppFeature": ["*"],
+      "EpisodesFeature": ["FavoritingFeature"],
+    ]
+  ) {
+    self.allowedFeatureDependencies = allowedFeatureDependencies
+  }
+
+  /// Every edge of `graph` that breaks a rule, in the order of the manifest.
+  public func violations(in graph: PackageGraph) -> [Violation] {
+    let kinds = Dictionary(
+      graph.targets.map { ($0.name, ModuleKind(of: $0)) }, uniquingKeysWith: { first, _ in first })
+    var violations: [Violation] = []
+    for target in graph.targets {
+      let sourceKind = kinds[target.name] ?? .other
+      for dependency in target.dependencies {
+        // A product of another package is not ours; `byName` may name either.
+        if case .product = dependency { continue }
+        guard let destinationKind = kinds[dependency.name] else { continue }
+        if let rule = brokenRule(
+          from: target.name, sourceKind, to: dependency.name, destinationKind)
+        {
+          violations.append(Violation(from: target.name, to: dependency.name, rule: rule))
+        }
+      }
+    }
+    return violations
+  }
+
+  /// The rule an edge breaks, or `nil` when it is allowed.
+  func brokenRule(
+    from source: String, _ sourceKind: ModuleKind,
+    to destination: String, _ destinationKind: ModuleKind
+  ) -> String? {
+    switch sourceKind {
+    case .test:
+      return nil
+    case .executable:
+      switch destinationKind {
+      case .liveClient, .livePlumbing, .frontend, .clientInterface, .runtime:
+        return nil
+      default:
+        return "an executable may depend only on live clients, front ends, client interfaces "
+          + "and the runtime (not on a \(destinationKind))"
+      }
+    default:
+      break
+    }
+
+    if destinationKind.isLive {
+      switch sourceKind {
+      case .feature:
+        return "a feature must not depend on a live module"
+      case .clientInterface:
+        return "an interface module must not depend on a live module"
+      case .liveClient, .livePlumbing:
+        break  // their own rules below name what they may depend on
+      default:
+        return "only executables (Apps/) and tests may depend on a live module"
+      }
+    }
+    if destinationKind == .frontend {
+      return "only executables (Apps/) and tests may depend on a front end"
+    }
+
+    switch sourceKind {
+    case .feature:
+      switch destinationKind {
+      case .runtime, .clientInterface:
+        return nil
+      case .feature:
+        let allowed = allowedFeatureDependencies[source] ?? []
+        if allowed.contains("*") || allowed.contains(destination) { return nil }
+        return "a feature must not depend on another feature "
+          + "(only AppFeature may, and EpisodesFeature on FavoritingFeature)"
+      default:
+        return "a feature may depend only on the runtime, client interfaces and allowed "
+          + "features (not on a \(destinationKind))"
+      }
+    case .clientInterface:
+      return "an interface module must depend on nothing of ours"
+    case .liveClient(let interface):
+      if destination == interface || destinationKind == .livePlumbing { return nil }
+      return "a live module may depend only on its own interface (\(interface)) and the live "
+        + "plumbing (LiveHTTP)"
+    case .livePlumbing:
+      return "the live plumbing must depend on nothing of ours"
+    case .runtime:
+      if destinationKind == .runtime { return nil }
+      return "the runtime must depend on nothing of ours"
+    case .frontend, .other, .executable, .test:
+      return nil
+    }
+  }
+}

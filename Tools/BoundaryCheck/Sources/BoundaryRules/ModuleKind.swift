@@ -1,0 +1,74 @@
+/// The layer a target belongs to, decided by where its sources live (see `product.md`, Layout).
+public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
+  /// `Modules/ComposableArchitecture/…`: the runtime and its macros.
+  case runtime
+  /// `Modules/Features/<Name>`.
+  case feature
+  /// `Modules/Clients/<Name>`: what features compile against.
+  case clientInterface
+  /// `Modules/Clients/<Name>Live`: the live implementation of the interface `<Name>`.
+  case liveClient(interface: String)
+  /// `Modules/Clients/Live<Something>` (today `LiveHTTP`): plumbing shared by live modules. Its
+  /// name starts with `Live` instead of ending with it, on purpose: it implements no interface.
+  case livePlumbing
+  /// `Modules/Frontends/<Name>`: libraries that render and drive a store.
+  case frontend
+  /// `Apps/<name>`: the executables.
+  case executable
+  /// A test target, wherever it lives.
+  case test
+  /// Anything else (`Modules/Support/…`, plugins, …): no layer rule names it.
+  case other
+
+  /// Classifies a target by its type and path.
+  public init(of target: PackageGraph.Target) {
+    if target.type == "test" {
+      self = .test
+      return
+    }
+    let components = target.effectivePath.split(separator: "/").map(String.init)
+    switch (components.first, components.dropFirst().first) {
+    case ("Apps", _):
+      self = .executable
+    case ("Modules", "ComposableArchitecture"):
+      self = .runtime
+    case ("Modules", "Features") where components.count > 2:
+      self = .feature
+    case ("Modules", "Frontends") where components.count > 2:
+      self = .frontend
+    case ("Modules", "Clients") where components.count > 2:
+      let folder = components[2]
+      if folder.hasSuffix("Live"), folder != "Live" {
+        self = .liveClient(interface: String(folder.dropLast("Live".count)))
+      } else if folder.hasPrefix("Live") {
+        self = .livePlumbing
+      } else {
+        self = .clientInterface
+      }
+    default:
+      self = .other
+    }
+  }
+
+  /// Whether only executables and tests may depend on a module of this kind.
+  var isLive: Bool {
+    switch self {
+    case .liveClient, .livePlumbing: true
+    default: false
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .runtime: "runtime"
+    case .feature: "feature"
+    case .clientInterface: "client interface"
+    case .liveClient(let interface): "live client of \(interface)"
+    case .livePlumbing: "live plumbing"
+    case .frontend: "front end"
+    case .executable: "executable"
+    case .test: "test"
+    case .other: "module outside the layers"
+    }
+  }
+}

@@ -1,0 +1,197 @@
+import BoundaryRules
+import Foundation
+import Testing
+
+/// Each fixture is `Fixtures/clean.json` — a small monorepo graph with every layer — with the
+/// edges of one broken rule added.
+struct BoundaryRulesTests {
+  @Test func cleanGraphPasses() throws {
+    #expect(try violations(in: "clean") == [])
+  }
+
+  @Test(arguments: [
+    (
+      "feature-depends-on-live",
+      ["SearchFeature -> WeatherClientLive: a feature must not depend on a live module"]
+    ),
+    (
+      "feature-depends-on-live-plumbing",
+      ["CounterFeature -> LiveHTTP: a feature must not depend on a live module"]
+    ),
+    (
+      "interface-depends-on-live",
+      ["WeatherClient -> FactClientLive: an interface module must not depend on a live module"]
+    ),
+    (
+      "feature-depends-on-feature",
+      [
+        "SearchFeature -> CounterFeature: a feature must not depend on another feature "
+          + "(only AppFeature may, and EpisodesFeature on FavoritingFeature)"
+      ]
+    ),
+    (
+      "feature-depends-on-support",
+      [
+        "CounterFeature -> FixtureServer: a feature may depend only on the runtime, client "
+          + "interfaces and allowed features (not on a module outside the layers)"
+      ]
+    ),
+    (
+      "interface-depends-on-ours",
+      ["FactClient -> ComposableArchitecture: an interface module must depend on nothing of ours"]
+    ),
+    (
+      "live-depends-on-other-interface",
+      [
+        "WeatherClientLive -> FactClient: a live module may depend only on its own interface "
+          + "(WeatherClient) and the live plumbing (LiveHTTP)"
+      ]
+    ),
+    (
+      "live-depends-on-live",
+      [
+        "FactClientLive -> WeatherClientLive: a live module may depend only on its own interface "
+          + "(FactClient) and the live plumbing (LiveHTTP)"
+      ]
+    ),
+    (
+      "live-plumbing-depends-on-ours",
+      ["LiveHTTP -> WeatherClient: the live plumbing must depend on nothing of ours"]
+    ),
+    (
+      "executable-depends-on-feature",
+      [
+        "app-cli -> AppFeature: an executable may depend only on live clients, front ends, "
+          + "client interfaces and the runtime (not on a feature)"
+      ]
+    ),
+    (
+      "feature-depends-on-frontend",
+      [
+        "AppFeature -> TerminalFrontend: only executables (Apps/) and tests may depend on a "
+          + "front end"
+      ]
+    ),
+    (
+      "frontend-depends-on-live",
+      [
+        "TerminalFrontend -> WeatherClientLive: only executables (Apps/) and tests may depend on "
+          + "a live module"
+      ]
+    ),
+    (
+      "runtime-depends-on-ours",
+      ["ComposableArchitecture -> WeatherClient: the runtime must depend on nothing of ours"]
+    ),
+  ])
+  func brokenRuleIsNamed(fixture: String, expected: [String]) throws {
+    #expect(try violations(in: fixture) == expected)
+  }
+
+  @Test func everyOffendingEdgeIsNamedInManifestOrder() throws {
+    #expect(
+      try violations(in: "several-violations") == [
+        "FactClient -> ComposableArchitecture: an interface module must depend on nothing of ours",
+        "SearchFeature -> WeatherClientLive: a feature must not depend on a live module",
+        "SearchFeature -> CounterFeature: a feature must not depend on another feature "
+          + "(only AppFeature may, and EpisodesFeature on FavoritingFeature)",
+      ])
+  }
+
+  @Test func targetsAreClassifiedByPath() throws {
+    let graph = try fixture("clean")
+    let kinds = Dictionary(uniqueKeysWithValues: graph.targets.map { ($0.name, ModuleKind(of: $0)) })
+    #expect(kinds["ComposableArchitecture"] == .runtime)
+    #expect(kinds["ComposableArchitectureMacros"] == .runtime)
+    #expect(kinds["WeatherClient"] == .clientInterface)
+    #expect(kinds["WeatherClientLive"] == .liveClient(interface: "WeatherClient"))
+    #expect(kinds["LiveHTTP"] == .livePlumbing)
+    #expect(kinds["FixtureServer"] == .other)
+    #expect(kinds["EpisodesFeature"] == .feature)
+    #expect(kinds["TerminalFrontend"] == .frontend)
+    #expect(kinds["app-cli"] == .executable)
+    #expect(kinds["SearchFeatureTests"] == .test)
+  }
+
+  @Test func defaultPathsFollowSwiftPM() {
+    let library = PackageGraph.Target(name: "Lib", path: nil, type: "regular", dependencies: [])
+    let test = PackageGraph.Target(name: "LibTests", path: nil, type: "test", dependencies: [])
+    let dotted = PackageGraph.Target(
+      name: "X", path: "./Modules/Features/X/", type: "regular", dependencies: [])
+    #expect(library.effectivePath == "Sources/Lib")
+    #expect(test.effectivePath == "Tests/LibTests")
+    #expect(ModuleKind(of: dotted) == .feature)
+  }
+
+  @Test func productsOfOtherPackagesAreNotOurs() throws {
+    // A product that happens to share a name with one of our live modules is not that module.
+    let graph = PackageGraph(
+      name: "P",
+      targets: [
+        .init(
+          name: "SearchFeature", path: "Modules/Features/SearchFeature", type: "regular",
+          dependencies: [.product(name: "WeatherClientLive", package: "elsewhere")]),
+        .init(
+          name: "WeatherClientLive", path: "Modules/Clients/WeatherClientLive", type: "regular",
+          dependencies: []),
+      ])
+    #expect(BoundaryRules().violations(in: graph) == [])
+  }
+
+  @Test func inputThatIsNotDumpPackageJSONIsRejected() {
+    #expect(throws: (any Error).self) {
+      try PackageGraph(dumpPackageJSON: Data(#"{"targets": [{"name": "A"}]}"#.utf8))
+    }
+  }
+
+  @Test func commandLineToolFailsNamingTheEdge() throws {
+    let fixtureURL = try #require(
+      Bundle.module.url(forResource: "feature-depends-on-live", withExtension: "json",
+        subdirectory: "Fixtures"))
+    let result = try runTool(arguments: [fixtureURL.path])
+    #expect(result.status == 1)
+    #expect(
+      result.output
+        == "SearchFeature -> WeatherClientLive: a feature must not depend on a live module\n")
+  }
+
+  @Test func commandLineToolPassesCleanGraphFromStandardInput() throws {
+    let fixtureURL = try #require(
+      Bundle.module.url(forResource: "clean", withExtension: "json", subdirectory: "Fixtures"))
+    let result = try runTool(arguments: [], standardInput: fixtureURL)
+    #expect(result.status == 0)
+    #expect(result.output.contains("every boundary rule holds"))
+  }
+
+  // MARK: Helpers
+
+  private func fixture(_ name: String) throws -> PackageGraph {
+    let url = try #require(
+      Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
+    return try PackageGraph(dumpPackageJSON: Data(contentsOf: url))
+  }
+
+  private func violations(in name: String) throws -> [String] {
+    BoundaryRules().violations(in: try fixture(name)).map(\.description)
+  }
+
+  /// Runs the `boundary-check` executable that `swift test` built next to the test bundle.
+  private func runTool(
+    arguments: [String], standardInput: URL? = nil
+  ) throws -> (status: Int32, output: String) {
+    let binDirectory = Bundle.module.bundleURL.deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = binDirectory.appendingPathComponent("boundary-check")
+    process.arguments = arguments
+    if let standardInput {
+      process.standardInput = try FileHandle(forReadingFrom: standardInput)
+    }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+  }
+}

@@ -193,7 +193,7 @@ let package = Package(
       name: "app-server",
       dependencies: [
         "WebFrontend", "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
-        "FactClientLive", "RandomNumberClient", "RandomNumberClientLive", logging,
+        "FactClientLive", "RandomNumberClient", "RandomNumberClientLive", "LiveHTTP", logging,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
       ],

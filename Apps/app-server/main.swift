@@ -1,2 +1,66 @@
-import WebFrontend
 import ArgumentParser
+import Dependencies
+import EpisodesFeature
+import FactClient
+import FactClientLive
+import Foundation
+import Logging
+import RandomNumberClient
+import RandomNumberClientLive
+import WeatherClient
+import WeatherClientLive
+import WebFrontend
+
+extension AppServer {
+  func run() async throws {
+    let level = Logger.Level(rawValue: try resolved(logLevel, "LOG_LEVEL", default: "info")) ?? .info
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let logger = Logger(label: "app-server")
+
+    // Live clients from the environment, overridden by flags; preview data when offline.
+    var weather = try WeatherClient.Configuration(environment: environment.variables)
+    weather.geocodingBaseURL = geocodingBaseURL.flatMap(URL.init(string:)) ?? weather.geocodingBaseURL
+    weather.forecastBaseURL = forecastBaseURL.flatMap(URL.init(string:)) ?? weather.forecastBaseURL
+    var fact = try FactClient.Configuration(environment: environment.variables)
+    fact.baseURL = factBaseURL.flatMap(URL.init(string:)) ?? fact.baseURL
+    var random = try RandomNumberClient.Configuration(environment: environment.variables)
+    random.source = try randomNumberSource.map(Self.source) ?? random.source
+    random.baseURL = randomNumberBaseURL.flatMap(URL.init(string:)) ?? random.baseURL
+    let weatherClient = offline ? .previewValue : WeatherClient.live(configuration: weather)
+    let factClient = offline ? .previewValue : FactClient.live(configuration: fact)
+    let randomNumberClient = offline ? .previewValue : RandomNumberClient.live(configuration: random)
+    let favoriteClient = FavoriteClient.simulated(
+      failureRate: try resolved(favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25))
+
+    let configuration = WebServer.Configuration(
+      host: try resolved(host, "APP_SERVER_HOST", default: "127.0.0.1"),
+      port: try resolved(port, "APP_SERVER_PORT", default: 8080),
+      sessions: .init(
+        idleTimeout: .seconds(try resolved(idleTimeout, "APP_SERVER_IDLE_TIMEOUT_SECONDS", default: 1800)),
+        maximumSessionCount: try resolved(maxSessions, "APP_SERVER_MAX_SESSIONS", default: 1000)))
+    logger.info("Starting", metadata: ["offline": "\(offline)", "host": "\(configuration.host)"])
+    try await WebServer(configuration: configuration, logger: logger) { dependencies in
+      dependencies.weatherClient = weatherClient
+      dependencies.factClient = factClient
+      dependencies.randomNumberClient = randomNumberClient
+      dependencies.favoriteClient = favoriteClient
+    }
+    .run { url in
+      print("app-server: listening on \(url)")
+      fflush(stdout)
+    }
+  }
+
+  static func source(_ text: String) throws -> RandomNumberClient.Configuration.Source {
+    guard let source = RandomNumberClient.Configuration.Source(rawValue: text.lowercased()) else {
+      throw ValidationError("--random-number-source must be system or http")
+    }
+    return source
+  }
+}
+
+await AppServer.main()

@@ -6,8 +6,8 @@
 // - SwiftUI removed: `FavoriteButton` (lines 464-479), `EpisodeView` (lines 510-533),
 //   `EpisodesView` (lines 555-575), `EpisodesView_Previews` (lines 577-593).
 // - `case response(TaskResult<Bool>)` → `case response(Result<Bool, any Error>)` and
-//   `TaskResult { try await favorite(id, isFavorite) }` → `Result { try await favorite(id, isFavorite) }`
-//   (TCA 1.x deprecates `TaskResult` for `Result`).
+//   `TaskResult { try await favorite(id, isFavorite) }` →
+//   `Result { try await favorite(id, isFavorite) }` (TCA 1.x deprecates `TaskResult` for `Result`).
 // - `Equatable` dropped from `FavoritingAction`, `Episode.Action` and `Episodes.Action`: they now
 //   carry `any Error`, which is not `Equatable`.
 // - `@CasePathable` added to `FavoritingAction` (the tests' `receive(\.….response.success)` needs
@@ -18,7 +18,8 @@
 //   paths replace `/Action.case`).
 // - `case episode(id: Episode.State.ID, action: Episode.Action)` →
 //   `case episode(IdentifiedActionOf<Episode>)` and `.forEach(\.episodes, action: /Action.episode)`
-//   → `action: \.episode`: TCA 1.x's `forEach` takes an `IdentifiedAction` case key path.
+//   → `action: \.episode`: TCA 1.x's `forEach` takes an `IdentifiedAction` case key path. (The
+//   case keeps the seed's name `episode`.)
 // - Indentation normalized from four to two spaces.
 // - `private struct CancelID: Hashable { let id: AnyHashable }` →
 //   `private struct CancelID: Hashable, Sendable { let id: AnyHashableSendable }`, and
@@ -29,8 +30,7 @@
 // - ADDED for Linux: `private let NSEC_PER_SEC: UInt64 = 1_000_000_000` under
 //   `#if !canImport(Darwin)` — the seed's live `favorite` uses the Darwin-only constant
 //   (compiler: "cannot find 'NSEC_PER_SEC' in scope").
-// - `import Foundation` added (`UUID`, `LocalizedError`, `NSEC_PER_SEC`; the seed's file header
-//   is not shown).
+// - `import Foundation` added (`UUID`, `LocalizedError`; the seed does not show its imports).
 
 import ComposableArchitecture
 import Foundation

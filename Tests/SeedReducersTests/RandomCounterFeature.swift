@@ -11,7 +11,10 @@
 // - `var fetchRandomNumber: () async throws -> Int` → `@Sendable () async throws -> Int`: Swift 6
 //   language mode (this package's mode) requires a `DependencyKey` value to be `Sendable`
 //   (swift-dependencies' `TestDependencyKey.Value: Sendable`) and rejects a `static let` of a
-//   non-`Sendable` type. Not a runtime matter: real TCA under Swift 6 needs the same edit.
+//   non-`Sendable` type. Not a runtime matter: real TCA under Swift 6 needs the same edit. Without
+//   it: "type 'RandomCounterClient' does not conform to the 'Sendable' protocol" and "static
+//   property 'live' is not concurrency-safe because non-'Sendable' type 'RandomCounterClient' may
+//   have shared mutable state".
 // - Comments dropped (MARK lines kept in their readable part): their Korean text is mojibake in
 //   the seed (encoding damage with U+FFFD replacement characters). The `print` message, which is
 //   code, is kept byte for byte, mojibake included.

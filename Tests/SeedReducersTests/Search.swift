@@ -6,8 +6,8 @@
 // - SwiftUI view `SearchView` (lines 844-929) removed.
 // - `#if canImport(FoundationNetworking) import FoundationNetworking #endif` added: `URLSession`
 //   lives there on Linux.
-// - The two fragments are put in one file, so their imports (line 505 `import ComposableArchitecture`,
-//   line 506 `import Foundation`) come first.
+// - The two fragments are put in one file, so their imports (line 505
+//   `import ComposableArchitecture`, line 506 `import Foundation`) come first.
 // No other edit: the seed already uses TCA 1.x (`@Reducer`, `@ObservableState`, `Result`).
 
 import ComposableArchitecture

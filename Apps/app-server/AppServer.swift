@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import LiveHTTP
+import Logging
+
+/// The command line of `app-server`: every option can also come from the environment; a flag
+/// wins over its variable, and an unset variable keeps the default.
+struct AppServer: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "app-server",
+    abstract: "Serves the Composable App as a web page, one store per visitor.",
+    discussion: """
+      Open the printed URL in a browser. The live clients also read their own variables \
+      (WEATHER_GEOCODING_BASE_URL, WEATHER_FORECAST_BASE_URL, FACT_BASE_URL, \
+      RANDOM_NUMBER_SOURCE, RANDOM_NUMBER_BASE_URL, HTTP_TIMEOUT_SECONDS, …; see docs/clients.md); \
+      the options below override them. See docs/server.md for the API.
+      """)
+
+  @Option(help: "The address to listen on. [env: APP_SERVER_HOST] (default: 127.0.0.1)")
+  var host: String?
+
+  @Option(help: "The port to listen on; 0 picks a free one. [env: APP_SERVER_PORT] (default: 8080)")
+  var port: Int?
+
+  @Option(
+    name: .customLong("idle-timeout"),
+    help: "Seconds a session lives without a request. [env: APP_SERVER_IDLE_TIMEOUT_SECONDS] (default: 1800)")
+  var idleTimeout: Double?
+
+  @Option(
+    name: .customLong("max-sessions"),
+    help: "The most sessions at once; more are refused with 503. [env: APP_SERVER_MAX_SESSIONS] (default: 1000)")
+  var maxSessions: Int?
+
+  @Option(name: .customLong("geocoding-base-url"), help: "Open-Meteo geocoding base URL.")
+  var geocodingBaseURL: String?
+
+  @Option(name: .customLong("forecast-base-url"), help: "Open-Meteo forecast base URL.")
+  var forecastBaseURL: String?
+
+  @Option(name: .customLong("fact-base-url"), help: "Number-trivia base URL.")
+  var factBaseURL: String?
+
+  @Option(
+    name: .customLong("random-number-source"),
+    help: "Where random numbers come from: system or http.")
+  var randomNumberSource: String?
+
+  @Option(name: .customLong("random-number-base-url"), help: "Random-number service base URL.")
+  var randomNumberBaseURL: String?
+
+  @Option(
+    name: .customLong("favorite-failure-rate"),
+    help: "How often the simulated favorites service fails, 0...1. [env: FAVORITE_FAILURE_RATE] (default: 0.25)")
+  var favoriteFailureRate: Double?
+
+  @Flag(help: "Use the clients' preview data instead of the network (works without a network).")
+  var offline = false
+
+  @Option(
+    name: .customLong("log-level"),
+    help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)")
+  var logLevel: String?
+
+  /// The environment the defaults come from.
+  var environment: EnvironmentReader { EnvironmentReader() }
+
+  func validate() throws {
+    for (flag, value) in [
+      ("--geocoding-base-url", geocodingBaseURL), ("--forecast-base-url", forecastBaseURL),
+      ("--fact-base-url", factBaseURL), ("--random-number-base-url", randomNumberBaseURL),
+    ] {
+      if let value, HTTPBaseURL.validated(value) == nil {
+        throw ValidationError("\(flag) '\(value)' is not an absolute http or https URL")
+      }
+    }
+    if let port, !(0...65_535).contains(port) {
+      throw ValidationError("--port must be in 0...65535")
+    }
+    if let idleTimeout, !(idleTimeout > 0) {
+      throw ValidationError("--idle-timeout must be a positive number of seconds")
+    }
+    if let maxSessions, maxSessions < 1 {
+      throw ValidationError("--max-sessions must be at least 1")
+    }
+    if let favoriteFailureRate, !(0...1).contains(favoriteFailureRate) {
+      throw ValidationError("--favorite-failure-rate must be between 0 and 1")
+    }
+    if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+      throw ValidationError("--log-level '\(logLevel)' is not a log level")
+    }
+  }
+
+  /// A flag, else an environment variable, else the default; a variable that does not parse is
+  /// an error rather than silently ignored.
+  func resolved<Value: LosslessStringConvertible>(
+    _ flag: Value?, _ variable: String, default defaultValue: Value
+  ) throws -> Value {
+    if let flag { return flag }
+    guard let text = environment.string(variable) else { return defaultValue }
+    guard let value = Value(text) else {
+      throw ValidationError("\(variable)='\(text)' is not valid")
+    }
+    return value
+  }
+}

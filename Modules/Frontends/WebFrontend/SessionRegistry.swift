@@ -1,0 +1,200 @@
+import ComposableArchitecture
+import Foundation
+import Logging
+
+/// Every live session of the server, by id: creates them, finds them, expires idle ones.
+///
+/// One ``Session`` per visitor, each with its own `Store<AppFeature>`; sessions share nothing
+/// but the dependencies hook that configures their stores. The registry lives on the main actor
+/// with the stores, so a lookup and the send that follows it cannot interleave with an expiry.
+///
+/// Limits (``Configuration``):
+/// - a session that gets no request for ``Configuration/idleTimeout`` is ended by the next
+///   ``expireIdleSessions(now:)`` (the server's sweeper calls it periodically);
+/// - at most ``Configuration/maximumSessionCount`` sessions exist; creating one more is refused
+///   with 503 (existing visitors are never evicted to make room);
+/// - at most ``Configuration/maximumEventStreamsPerSession`` event streams per session (429).
+///
+/// ```swift
+/// let registry = SessionRegistry(configuration: .init(idleTimeout: .seconds(600))) {
+///   $0.weatherClient = .previewValue
+/// }
+/// ```
+@MainActor
+public final class SessionRegistry {
+  /// The limits of the registry.
+  public struct Configuration: Equatable, Sendable {
+    /// How long a session lives without a request.
+    public var idleTimeout: Duration
+    /// The most sessions that may exist at once.
+    public var maximumSessionCount: Int
+    /// The most event streams one session may have open at once.
+    public var maximumEventStreamsPerSession: Int
+
+    /// Creates limits; the defaults suit a small deployment.
+    public init(
+      idleTimeout: Duration = .seconds(30 * 60),
+      maximumSessionCount: Int = 1_000,
+      maximumEventStreamsPerSession: Int = 4
+    ) {
+      self.idleTimeout = idleTimeout
+      self.maximumSessionCount = maximumSessionCount
+      self.maximumEventStreamsPerSession = maximumEventStreamsPerSession
+    }
+  }
+
+  /// The limits this registry enforces.
+  public let configuration: Configuration
+  private let dependencies: @Sendable (inout DependencyValues) -> Void
+  private let logger: Logger
+  private var sessions: [SessionID: Session] = [:]
+  private var isClosed = false
+
+  /// Creates an empty registry.
+  ///
+  /// - Parameters:
+  ///   - dependencies: applied to every session's store: the live clients of the executable, or
+  ///     test doubles. It runs once per session.
+  public init(
+    configuration: Configuration = Configuration(),
+    logger: Logger = Logger(label: "web-frontend.sessions"),
+    dependencies: @escaping @Sendable (inout DependencyValues) -> Void
+  ) {
+    self.configuration = configuration
+    self.logger = logger
+    self.dependencies = dependencies
+  }
+
+  /// The number of live sessions.
+  public var count: Int { sessions.count }
+
+  /// Whether a session with this id is live.
+  public func contains(_ id: String) -> Bool {
+    SessionID(id).map { sessions[$0] != nil } ?? false
+  }
+
+  /// The current view of a session, or `nil` if there is no such session.
+  public func view(of id: String) -> StateView? {
+    SessionID(id).flatMap { sessions[$0]?.snapshot()?.state }
+  }
+
+  /// The number of event streams open on a session (0 for an unknown session).
+  public func eventStreamCount(of id: String) -> Int {
+    SessionID(id).flatMap { sessions[$0]?.subscriberCount } ?? 0
+  }
+
+  // MARK: Operations of the API
+
+  /// Creates a session; throws 503 when the registry is full or shut down.
+  func create(now: ContinuousClock.Instant = .now) throws(APIError) -> (SessionID, Snapshot) {
+    guard !isClosed else {
+      throw APIError(.serviceUnavailable, "the server is shutting down")
+    }
+    guard sessions.count < configuration.maximumSessionCount else {
+      logger.warning(
+        "Session limit reached", metadata: ["limit": "\(configuration.maximumSessionCount)"])
+      throw APIError(
+        .serviceUnavailable,
+        "too many sessions (the limit is \(configuration.maximumSessionCount)); try again later",
+        headers: [.retryAfter: "60"])
+    }
+    let id = SessionID()
+    let session = Session(id: id, now: now, dependencies: dependencies)
+    sessions[id] = session
+    logger.info("Session created", metadata: ["session": "\(id.redacted)", "count": "\(count)"])
+    guard let snapshot = session.snapshot() else { throw APIError.unknownSession(id.rawValue) }
+    return (id, snapshot)
+  }
+
+  /// The view of a session, marking it active.
+  func snapshot(of id: String, now: ContinuousClock.Instant = .now) throws(APIError) -> Snapshot {
+    let session = try session(id, now: now)
+    guard let snapshot = session.snapshot() else { throw APIError.unknownSession(id) }
+    return snapshot
+  }
+
+  /// Sends a user action to a session and returns the state after it.
+  func perform(
+    _ action: UserAction, in id: String, now: ContinuousClock.Instant = .now
+  ) throws(APIError) -> Snapshot {
+    let session = try session(id, now: now)
+    try session.perform(action)
+    guard let snapshot = session.snapshot() else { throw APIError.unknownSession(id) }
+    return snapshot
+  }
+
+  /// Opens an event stream on a session.
+  func subscribe(
+    to id: String, now: ContinuousClock.Instant = .now
+  ) throws(APIError) -> AsyncStream<SessionEvent> {
+    let session = try session(id, now: now)
+    guard session.subscriberCount < configuration.maximumEventStreamsPerSession else {
+      throw APIError(
+        .tooManyRequests,
+        "this session already has \(configuration.maximumEventStreamsPerSession) event streams open"
+      )
+    }
+    return session.subscribe()
+  }
+
+  /// Ends a session at the visitor's request.
+  func end(_ id: String) throws(APIError) {
+    guard let sessionID = SessionID(id), let session = sessions.removeValue(forKey: sessionID)
+    else { throw APIError.unknownSession(id) }
+    session.end()
+    logger.info("Session ended", metadata: ["session": "\(sessionID.redacted)", "count": "\(count)"])
+  }
+
+  // MARK: Housekeeping
+
+  /// Ends every session idle for longer than the idle timeout at `now`; returns how many.
+  ///
+  /// Ending a session releases its store, which cancels all of its effects.
+  @discardableResult
+  public func expireIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
+    let expired = sessions.values.filter {
+      $0.lastActivity.duration(to: now) > configuration.idleTimeout
+    }
+    for session in expired {
+      sessions[session.id] = nil
+      session.end()
+    }
+    if !expired.isEmpty {
+      logger.info(
+        "Sessions expired", metadata: ["expired": "\(expired.count)", "count": "\(count)"])
+    }
+    return expired.count
+  }
+
+  /// Sends a keep-alive event on every open event stream.
+  public func sendKeepAlive() {
+    for session in sessions.values {
+      session.sendKeepAlive()
+    }
+  }
+
+  /// Ends every session and refuses new ones: for shutdown.
+  public func endAll() {
+    isClosed = true
+    let ending = sessions.values
+    sessions = [:]
+    for session in ending {
+      session.end()
+    }
+    logger.info("All sessions ended", metadata: ["ended": "\(ending.count)"])
+  }
+
+  private func session(_ id: String, now: ContinuousClock.Instant) throws(APIError) -> Session {
+    guard let sessionID = SessionID(id), let session = sessions[sessionID] else {
+      throw APIError.unknownSession(id)
+    }
+    // A session past its idle timeout is gone even if the sweeper has not run yet.
+    guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
+      sessions[sessionID] = nil
+      session.end()
+      throw APIError.unknownSession(id)
+    }
+    session.touch(now)
+    return session
+  }
+}

@@ -1,0 +1,109 @@
+import ComposableArchitecture
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// The web server: the routes of ``WebRoutes`` over a ``SessionRegistry``, with a
+/// ``SessionSweeper``, run until SIGTERM or SIGINT.
+///
+/// An executable builds the live dependencies and hands them over:
+///
+/// ```swift
+/// try await WebServer(
+///   configuration: .init(host: "127.0.0.1", port: 8080),
+///   logger: logger
+/// ) { dependencies in
+///   dependencies.weatherClient = .live(configuration: weather)
+/// }
+/// .run { url in print("Listening on \(url)") }
+/// ```
+public struct WebServer: Sendable {
+  /// Where the server listens and how sessions are limited.
+  public struct Configuration: Equatable, Sendable {
+    /// The address to bind, e.g. `127.0.0.1` or `0.0.0.0`.
+    public var host: String
+    /// The port; 0 picks a free one.
+    public var port: Int
+    /// The limits of sessions.
+    public var sessions: SessionRegistry.Configuration
+    /// How often idle sessions are expired and keep-alives sent.
+    public var sweepInterval: Duration
+
+    /// Creates a configuration.
+    public init(
+      host: String = "127.0.0.1",
+      port: Int = 8080,
+      sessions: SessionRegistry.Configuration = .init(),
+      sweepInterval: Duration = .seconds(15)
+    ) {
+      self.host = host
+      self.port = port
+      self.sessions = sessions
+      self.sweepInterval = sweepInterval
+    }
+  }
+
+  /// The configuration.
+  public let configuration: Configuration
+  let logger: Logger
+  let dependencies: @Sendable (inout DependencyValues) -> Void
+
+  /// Creates a server.
+  ///
+  /// - Parameter dependencies: applied to every session's store (live clients, clock, …).
+  public init(
+    configuration: Configuration,
+    logger: Logger,
+    dependencies: @escaping @Sendable (inout DependencyValues) -> Void
+  ) {
+    self.configuration = configuration
+    self.logger = logger
+    self.dependencies = dependencies
+  }
+
+  /// The Hummingbird application over `registry`, without the sweeper (tests add what they need).
+  public static func application(
+    registry: SessionRegistry,
+    configuration: Configuration = .init(port: 0),
+    logger: Logger,
+    services: [any Service] = [],
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+  ) -> some ApplicationProtocol {
+    Application(
+      router: WebRoutes.router(registry: registry, logger: logger),
+      configuration: ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port),
+        serverName: "app-server"),
+      services: services,
+      onServerRunning: { channel in
+        await onServerRunning(channel.localAddress?.port ?? configuration.port)
+      },
+      logger: logger)
+  }
+
+  /// Runs the server until SIGTERM or SIGINT, then ends every session (cancelling their
+  /// effects) and stops gracefully.
+  ///
+  /// - Parameter onStart: called with the local URL once the server listens.
+  public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
+    let registry = await SessionRegistry(
+      configuration: configuration.sessions, logger: logger, dependencies: dependencies)
+    let host = configuration.host
+    let app = Self.application(
+      registry: registry, configuration: configuration, logger: logger,
+      onServerRunning: { port in
+        let shownHost = host == "0.0.0.0" || host == "::" ? "localhost" : host
+        onStart("http://\(shownHost):\(port)/")
+      })
+    let sweeper = SessionSweeper(
+      registry: registry, interval: configuration.sweepInterval, logger: logger)
+    // Reverse order on shutdown: the sweeper (ending sessions and their event streams) first.
+    let group = ServiceGroup(
+      configuration: ServiceGroupConfiguration(
+        services: [app, sweeper] as [any Service],
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger))
+    try await group.run()
+  }
+}

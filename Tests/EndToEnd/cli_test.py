@@ -1,0 +1,205 @@
+"""End-to-end tests of app-cli: the built binary, driven in a real pseudo-terminal through tmux,
+and its one-shot subcommands, against fixture upstreams on 127.0.0.1."""
+
+import json
+import pathlib
+import subprocess
+import sys
+import time
+import traceback
+
+import fixture_upstream
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = ROOT / ".build" / "debug" / "app-cli"
+SESSION = "app-cli-e2e"
+
+
+def ensure_binary():
+    if not BINARY.exists():
+        subprocess.run(["swift", "build", "--product", "app-cli"], cwd=ROOT, check=True)
+
+
+def upstream_flags(base):
+    return ["--geocoding-url", base, "--forecast-url", base, "--fact-url", base,
+            "--random-url", base]
+
+
+def run(*arguments, expect_status=0):
+    result = subprocess.run([str(BINARY), *arguments], capture_output=True, text=True, timeout=60)
+    assert result.returncode == expect_status, (
+        f"exit {result.returncode}, expected {expect_status}\nstdout: {result.stdout}\nstderr: {result.stderr}")
+    return result
+
+
+# --- tmux -------------------------------------------------------------------------------------
+
+def tmux(*arguments):
+    return subprocess.run(["tmux", *arguments], capture_output=True, text=True)
+
+
+def screen():
+    return tmux("capture-pane", "-t", SESSION, "-p").stdout
+
+
+def wait_for(text, timeout=20):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        current = screen()
+        if text in current:
+            return current
+        time.sleep(0.1)
+    raise AssertionError(f"screen never showed {text!r}; last screen:\n{screen()}")
+
+
+def keys(*sequence):
+    for key in sequence:
+        tmux("send-keys", "-t", SESSION, "-l", key) if len(key) == 1 else tmux("send-keys", "-t", SESSION, key)
+        time.sleep(0.05)
+
+
+# --- tests ------------------------------------------------------------------------------------
+
+def test_interactive_search_forecast_counter_fact_and_quit(base):
+    tmux("kill-session", "-t", SESSION)
+    command = " ".join([str(BINARY), *upstream_flags(base)])
+    assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
+    try:
+        wait_for("[1 Counters]")
+        keys("+", "+", "+")
+        wait_for("count: 3")
+        keys("f")
+        wait_for("fact: 3 is the answer.")
+
+        keys("2", "/")
+        for character in "London":
+            keys(character)
+        keys("Enter")
+        found = wait_for("London, England, United Kingdom")
+        assert "London, Ontario, Canada" in found, found
+        keys("Enter")
+        forecast = wait_for("Forecast for London")
+        days = fixture_upstream.forecast_fixture()["daily"]
+        first_max = f"{days['temperature_2m_max'][0]:.1f}°C"
+        assert "Today" in forecast and first_max in forecast, forecast
+        assert forecast.count("█") >= len(days["time"]), forecast
+
+        keys("3", "Enter")
+        for character in "Ada":
+            keys(character)
+        keys("Enter")
+        wait_for("Hello, Ada!")
+
+        keys("4", "Enter")
+        wait_for("♥ Functions")
+
+        keys("q")
+        deadline = time.monotonic() + 10
+        while tmux("has-session", "-t", SESSION).returncode == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert tmux("has-session", "-t", SESSION).returncode != 0, "app-cli did not exit on q"
+    finally:
+        tmux("kill-session", "-t", SESSION)
+
+
+def test_ctrl_c_exits(base):
+    tmux("kill-session", "-t", SESSION)
+    tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30",
+         " ".join([str(BINARY), "--offline"]))
+    try:
+        wait_for("[1 Counters]")
+        keys("t")
+        wait_for("timer: on")
+        tmux("send-keys", "-t", SESSION, "C-c")
+        deadline = time.monotonic() + 10
+        while tmux("has-session", "-t", SESSION).returncode == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert tmux("has-session", "-t", SESSION).returncode != 0, "app-cli did not exit on Ctrl-C"
+    finally:
+        tmux("kill-session", "-t", SESSION)
+
+
+def test_search_json(base):
+    output = json.loads(run("search", "London", "--json", *upstream_flags(base)).stdout)
+    first = output["results"][0]
+    assert first["id"] == 2643743
+    assert first["name"] == "London"
+    assert first["country"] == "United Kingdom"
+    assert first["admin1"] == "England"
+    assert abs(first["latitude"] - 51.50853) < 1e-9
+    assert abs(first["longitude"] - -0.12574) < 1e-9
+    assert len(output["results"]) > 1
+
+
+def test_search_without_matches(base):
+    result = run("search", "Zzyzx", *upstream_flags(base))
+    assert result.stdout.strip() == 'No places found for "Zzyzx".', result.stdout
+    assert json.loads(run("search", "Zzyzx", "--json", *upstream_flags(base)).stdout) == {"results": []}
+
+
+def test_forecast_json(base):
+    output = json.loads(run("forecast", "--latitude", "52.62", "--longitude", "1.3", "--json",
+                            *upstream_flags(base)).stdout)
+    expected = fixture_upstream.forecast_fixture()
+    assert output["daily"]["time"] == expected["daily"]["time"]
+    assert output["daily"]["temperature_2m_max"] == expected["daily"]["temperature_2m_max"]
+    assert output["daily"]["temperature_2m_min"] == expected["daily"]["temperature_2m_min"]
+    assert output["daily_units"]["temperature_2m_max"] == "°C"
+
+
+def test_forecast_text_has_no_escape_codes(base):
+    output = run("forecast", "--latitude", "52.62", "--longitude", "1.3", *upstream_flags(base)).stdout
+    assert "\x1b" not in output
+    assert output.splitlines()[0].startswith("Today"), output
+
+
+def test_fact_json(base):
+    assert json.loads(run("fact", "42", "--json", *upstream_flags(base)).stdout) == {
+        "number": 42, "fact": "42 is the answer."}
+
+
+def test_random_json(base):
+    output = json.loads(run("random", "--min", "1", "--max", "10", "--json", "--random-source", "http",
+                            *upstream_flags(base)).stdout)
+    assert output == {"min": 1, "max": 10, "value": 7}
+    system = json.loads(run("random", "--min", "5", "--max", "5", "--json").stdout)
+    assert system == {"min": 5, "max": 5, "value": 5}
+
+
+def test_failures_exit_non_zero_with_a_message(base):
+    unreachable = run("fact", "1", "--fact-url", "http://127.0.0.1:9", expect_status=1)
+    assert unreachable.stderr.startswith("app-cli: Number trivia"), unreachable.stderr
+    assert "cannot reach" in unreachable.stderr, unreachable.stderr
+    bad_range = run("random", "--min", "9", "--max", "1", expect_status=64)
+    assert "--min must not be greater than --max" in bad_range.stderr
+    bad_url = run("search", "x", "--geocoding-url", "not a url", expect_status=1)
+    assert "--geocoding-url" in bad_url.stderr
+
+
+def test_help_for_every_command(base):
+    for command in ([], ["search"], ["forecast"], ["fact"], ["random"], ["interactive"]):
+        output = run(*command, "--help").stdout
+        assert output.startswith("OVERVIEW:"), output
+
+
+def main():
+    ensure_binary()
+    server, base = fixture_upstream.start()
+    tests = [value for name, value in globals().items() if name.startswith("test_")]
+    passed = failed = 0
+    for test in tests:
+        try:
+            test(base)
+            passed += 1
+            print(f"PASS {test.__name__}")
+        except Exception:
+            failed += 1
+            print(f"FAIL {test.__name__}")
+            traceback.print_exc()
+    server.shutdown()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""End-to-end test of app-server in a real browser (headless Chromium driven by Selenium).
+
+It starts the already-built binary (.build/debug/app-server, built by `swift build --build-tests`
+in Tools/test-all; `swift build --product app-server` runs only if it is missing; set
+APP_SERVER_BINARY to use another build) on free ports, with every upstream base URL pointed at a
+tiny fixture HTTP server on 127.0.0.1 that serves the Open-Meteo fixtures of
+Tests/WebFrontendTests/Fixtures and a number-trivia text. Then it drives the page like a visitor
+and checks what the page shows.
+
+Two servers run: one whose simulated favorites service always succeeds, and one whose favorites
+always fail and whose geocoding service is unreachable (for the alert and the visible errors).
+
+Exit status 0 when every check passes; the last line is "N passed, M failed".
+"""
+
+import http.server
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "Tests", "WebFrontendTests", "Fixtures")
+TIMEOUT = 20  # seconds a page condition may take before the check fails
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fixture(name):
+    with open(os.path.join(FIXTURES, name), "rb") as f:
+        return f.read()
+
+
+class Upstream(http.server.BaseHTTPRequestHandler):
+    """Open-Meteo geocoding and forecast, and number trivia, from fixtures."""
+
+    def do_GET(self):
+        url = urllib.parse.urlparse(self.path)
+        query = urllib.parse.parse_qs(url.query)
+        if url.path == "/v1/search":
+            name = (query.get("name") or [""])[0].lower()
+            body = fixture({"london": "geocoding-london.json",
+                            "berlin": "geocoding-berlin-single.json"}.get(name, "geocoding-no-match.json"))
+            self.reply(200, "application/json", body)
+        elif url.path == "/v1/forecast":
+            self.reply(200, "application/json", fixture("forecast-equator-7d.json"))
+        elif re.fullmatch(r"/-?\d+/trivia", url.path):
+            number = url.path.split("/")[1]
+            self.reply(200, "text/plain", f"{number} is the number of the fixture server.".encode())
+        else:
+            self.reply(404, "text/plain", b"not found")
+
+    def reply(self, status, content_type, body):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def binary():
+    path = os.environ.get("APP_SERVER_BINARY") or os.path.join(ROOT, ".build", "debug", "app-server")
+    if not os.path.exists(path):
+        print(f"{path} is missing: swift build --product app-server", flush=True)
+        subprocess.run(["swift", "build", "--product", "app-server"], cwd=ROOT, check=True)
+    return path
+
+
+def start_server(upstream, favorite_failure_rate, geocoding=None):
+    port = free_port()
+    process = subprocess.Popen(
+        [binary(), "--host", "127.0.0.1", "--port", str(port),
+         "--geocoding-base-url", geocoding or upstream,
+         "--forecast-base-url", upstream,
+         "--fact-base-url", upstream,
+         "--favorite-failure-rate", str(favorite_failure_rate),
+         "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"app-server exited early:\n{process.stdout.read()}")
+        try:
+            urllib.request.urlopen(base + "healthz", timeout=1).read()
+            return process, base
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("app-server did not start listening")
+
+
+def make_driver():
+    options = Options()
+    options.add_argument("--headless=new")
+    options.add_argument("--no-sandbox")
+    options.add_argument("--disable-dev-shm-usage")
+    options.add_argument("--disable-gpu")
+    options.add_argument("--window-size=1200,1000")
+    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"):
+        if os.path.exists(candidate):
+            options.binary_location = candidate
+            break
+    driver_path = next((p for p in ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
+                        if os.path.exists(p)), None)
+    service = Service(executable_path=driver_path) if driver_path else Service()
+    return webdriver.Chrome(service=service, options=options)
+
+
+class Checks:
+    def __init__(self, driver):
+        self.driver = driver
+        self.passed = 0
+        self.failed = 0
+
+    def run(self, name, body):
+        try:
+            body()
+            self.passed += 1
+            print(f"PASS {name}", flush=True)
+        except Exception as error:  # noqa: BLE001 - every failure is reported, then the next check runs
+            self.failed += 1
+            print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
+            traceback.print_exc(limit=2)
+
+    def wait(self, condition, message):
+        WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.05).until(lambda d: condition(), message)
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def text(self, css):
+        elements = self.find_all(css)
+        return elements[0].text if elements else None
+
+
+def main():
+    upstream_port = free_port()
+    upstream_server = http.server.ThreadingHTTPServer(("127.0.0.1", upstream_port), Upstream)
+    threading.Thread(target=upstream_server.serve_forever, daemon=True).start()
+    upstream = f"http://127.0.0.1:{upstream_port}"
+    closed = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+
+    processes = []
+    driver = None
+    checks = None
+    try:
+        happy, happy_url = start_server(upstream, 0)
+        processes.append(happy)
+        failing, failing_url = start_server(upstream, 1, geocoding=closed)
+        processes.append(failing)
+        driver = make_driver()
+        checks = Checks(driver)
+        c = checks
+
+        def page_loads():
+            driver.get(happy_url)
+            c.wait(lambda: c.text("#header") == "Composable App", "header")
+            c.wait(lambda: len(c.find_all("#counter-list .counter")) == 1, "one counter")
+            c.wait(lambda: c.text("#connection") == "live", "event stream open")
+
+        def counter_increments():
+            c.find('#counter-list .counter [data-do="counter.increment"]').click()
+            c.find('#counter-list .counter [data-do="counter.increment"]').click()
+            c.wait(lambda: c.text("#counter-list .counter .count") == "2", "count 2")
+            c.find('#counter-list .counter [data-do="counter.decrement"]').click()
+            c.wait(lambda: c.text("#counter-list .counter .count") == "1", "count 1")
+
+        def counter_fact():
+            c.find('#counter-list .counter [data-do="counter.fact"]').click()
+            c.wait(lambda: c.text("#counter-list .counter .fact") == "1 is the number of the fixture server.",
+                   "fact shown")
+
+        def counters_added_and_removed():
+            c.find("#add-counter").click()
+            c.wait(lambda: len(c.find_all("#counter-list .counter")) == 2, "two counters")
+            c.find_all('#counter-list .counter [data-do="counter.remove"]')[1].click()
+            c.wait(lambda: len(c.find_all("#counter-list .counter")) == 1, "one counter again")
+
+        def timer_ticks_are_pushed():
+            c.find('#counter-list .counter [data-do="counter.timer"]').click()
+            c.wait(lambda: int(c.text("#counter-list .counter .count")) >= 3, "two ticks arrived")
+            c.find('#counter-list .counter [data-do="counter.timer"]').click()
+            c.wait(lambda: c.text('#counter-list .counter [data-do="counter.timer"]') == "Start timer",
+                   "timer off")
+
+        def search_and_forecast():
+            c.find("#tab-search").click()
+            c.wait(lambda: c.find("#search-query").is_displayed(), "search tab shown")
+            c.find("#search-query").send_keys("London")
+            c.wait(lambda: len(c.find_all("#search-results li button")) == 2, "two results")
+            assert c.find_all("#search-results li button")[0].text == "London, England — United Kingdom", \
+                c.find_all("#search-results li button")[0].text
+            c.wait(lambda: not c.find("#search-spinner").is_displayed(), "spinner gone")
+            c.find_all("#search-results li button")[0].click()
+            c.wait(lambda: len(c.find_all("#forecast-svg")) == 1 and c.find("#forecast-svg").is_displayed(),
+                   "chart shown")
+            assert len(c.find_all("#forecast-svg polyline.series-max")) == 1
+            assert len(c.find_all("#forecast-svg polyline.series-min")) == 1
+            assert len(c.find_all("#forecast-svg circle")) == 14
+            assert c.text("#forecast-title") == "Forecast for London"
+            rows = c.find_all("#forecast-table tr")
+            assert len(rows) == 8, len(rows)
+            assert "2026-05-24" in rows[1].text and "28.1 °C" in rows[1].text, rows[1].text
+
+        def settings_change_the_header():
+            c.find("#tab-settings").click()
+            c.wait(lambda: c.find("#setting-displayName").is_displayed(), "settings tab shown")
+            c.find("#setting-displayName").send_keys("Blob")
+            c.wait(lambda: c.text("#header") == "Hello, Blob!", "header greets Blob")
+            c.find("#setting-protectMyPosts").click()
+            c.wait(lambda: c.find("#setting-protectMyPosts").is_selected(), "toggle on")
+
+        def favorite_succeeds():
+            c.find("#tab-episodes").click()
+            heart = lambda: c.find_all("#episode-list .episode .heart")[0]
+            c.wait(lambda: heart().is_displayed(), "episodes shown")
+            heart().click()
+            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "favorited")
+            time.sleep(1.5)  # the simulated service answers after 1 s: it must keep the favorite
+            assert heart().get_attribute("aria-pressed") == "true"
+            assert not c.find_all("#episode-list .episode .alert")[0].is_displayed()
+
+        def state_survives_a_reload_of_the_api():
+            state = json.loads(driver.execute_script(
+                "return JSON.stringify(state)"))
+            assert state["header"] == "Hello, Blob!", state["header"]
+            assert state["episodes"][0]["isFavorite"] is True
+
+        def failed_favorite_alert_and_rollback():
+            driver.get(failing_url)
+            c.wait(lambda: c.text("#header") == "Composable App", "fresh session")
+            c.find("#tab-episodes").click()
+            heart = lambda: c.find_all("#episode-list .episode .heart")[1]
+            alert = lambda: c.find_all("#episode-list .episode .alert")[1]
+            c.wait(lambda: heart().is_displayed(), "episodes shown")
+            heart().click()
+            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "optimistic favorite")
+            c.wait(lambda: alert().is_displayed(), "alert shown")
+            assert alert().text.startswith("Favoriting failed."), alert().text
+            alert().find_element(By.CSS_SELECTOR, "button").click()
+            c.wait(lambda: not alert().is_displayed(), "alert dismissed")
+            c.wait(lambda: heart().get_attribute("aria-pressed") == "false", "rolled back")
+
+        def upstream_errors_are_visible():
+            c.find("#tab-search").click()
+            c.find("#search-query").send_keys("Seoul")
+            c.wait(lambda: c.find("#search-error").is_displayed(), "error shown")
+            assert c.text("#search-error").startswith("Open-Meteo geocoding: cannot reach"), c.text("#search-error")
+
+        for name, body in [
+            ("page loads with a session and an event stream", page_loads),
+            ("counter increments and decrements", counter_increments),
+            ("counter fact from the trivia service", counter_fact),
+            ("counters are added and removed", counters_added_and_removed),
+            ("timer ticks are pushed to the page", timer_ticks_are_pushed),
+            ("search shows results and a forecast chart", search_and_forecast),
+            ("display name changes the header", settings_change_the_header),
+            ("favorite succeeds", favorite_succeeds),
+            ("page state matches the server", state_survives_a_reload_of_the_api),
+            ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),
+            ("upstream errors are visible", upstream_errors_are_visible),
+        ]:
+            checks.run(name, body)
+    except Exception as error:  # noqa: BLE001 - set-up failures count as a failed check
+        print(f"FAIL set-up: {type(error).__name__}: {error}", flush=True)
+        traceback.print_exc()
+        checks = checks or Checks(None)
+        checks.failed += 1
+    finally:
+        if driver is not None:
+            driver.quit()
+        for process in processes:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                print("app-server did not stop within 10 s of SIGTERM", flush=True)
+                process.kill()
+                checks.failed += 1
+        upstream_server.shutdown()
+
+    print(f"{checks.passed} passed, {checks.failed} failed", flush=True)
+    sys.exit(0 if checks.failed == 0 else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+import AppFeature
+import ComposableArchitecture
+import CounterFeature
+import EpisodesFeature
+import Foundation
+import SearchFeature
+import SettingsFeature
+import Testing
+import WeatherClient
+
+@testable import TerminalFrontend
+
+@MainActor
+struct RenderingTests {
+  func state(_ update: (inout AppFeature.State) -> Void = { _ in }) -> AppFeature.State {
+    var state = AppFeature.State(counters: [Counter.State(id: UUID(0))])
+    update(&state)
+    return state
+  }
+
+  @Test func countersScreen() {
+    let text = ScreenRenderer.render(
+      state {
+        $0.counters[id: UUID(0)]?.count = 7
+        $0.counters[id: UUID(0)]?.isTimerOn = true
+        $0.counters[id: UUID(0)]?.fact = "7 is a number."
+        $0.counters.append(Counter.State(id: UUID(1), isFactRequestInFlight: true))
+        $0.counters.append(Counter.State(id: UUID(2), randomNumberError: "Random number: HTTP 503"))
+      },
+      view: ViewState(), style: .plain)
+    #expect(
+      text == """
+        Composable App
+        [1 Counters]  2 Search   3 Settings   4 Episodes 
+        ────────────────────────────────────────────────────────────
+        › Counter 1   count: 7   timer: on ⏱
+            fact: 7 is a number.
+          Counter 2   count: 0   timer: off
+            fact: ⟳ loading…
+          Counter 3   count: 0   timer: off
+            random number failed: Random number: HTTP 503
+
+        ↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove · 1-4/Tab screens · q quit
+        """)
+  }
+
+  @Test func searchScreenWithResultsErrorAndForecastChart() {
+    let text = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .search
+        $0.search.searchQuery = "Br"
+        $0.search.results = GeocodingSearch.mock.results
+        $0.search.resultForecastRequestInFlight = GeocodingSearch.mock.results[1]
+        $0.search.weather = Search.State.Weather(
+          id: 1,
+          days: [
+            .init(date: Date(timeIntervalSince1970: 0), temperatureMax: 20, temperatureMaxUnit: "°C", temperatureMin: 10, temperatureMinUnit: "°C"),
+            .init(date: Date(timeIntervalSince1970: 86_400), temperatureMax: 30, temperatureMaxUnit: "°C", temperatureMin: 0, temperatureMinUnit: "°C"),
+          ])
+      },
+      view: ViewState(), style: .plain)
+    #expect(text.contains("Search: Br\n"))
+    #expect(text.contains("› Brooklyn, United States\n"))
+    #expect(text.contains("  Los Angeles, United States  ⟳ loading forecast…\n"))
+    #expect(text.contains("Forecast for Brooklyn\n"))
+    // 1970-01-01 is "Today" (first day); 1970-01-02 was a Friday. Scale 0…30 over 24 columns.
+    #expect(text.contains("  Today   10.0°C  ················████████  20.0°C\n"))
+    #expect(text.contains("  Fri      0.0°C  ████████████████████████  30.0°C\n"))
+  }
+
+  @Test func searchScreenWhileEditingAndSearching() {
+    var view = ViewState()
+    view.editing = .searchQuery
+    view.isSearching = true
+    let text = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .search
+        $0.search.searchQuery = "Seo"
+        $0.search.errorMessage = "Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com"
+      }, view: view, style: .plain)
+    #expect(text.contains("Search: Seo█  ⟳ searching…\n"))
+    #expect(text.contains("error: Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com\n"))
+    #expect(text.hasSuffix("type to edit · Backspace delete · Enter/Esc done · Ctrl-C quit"))
+  }
+
+  @Test func settingsScreen() {
+    var view = ViewState()
+    view.selectedSetting = SettingsRow.temperatureUnit.rawValue
+    let text = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .settings
+        $0.settings.displayName = "Blob"
+        $0.settings.enableNotifications = true
+        $0.settings.temperatureUnit = .fahrenheit
+        $0.settings.displayNameError = "Display names are limited to 32 characters."
+      }, view: view, style: .plain)
+    #expect(text.hasPrefix("Hello, Blob!\n"))
+    #expect(text.contains("  Display name       Blob\n"))
+    #expect(text.contains("  Notifications      [x] on\n"))
+    #expect(text.contains("    E-mail           [ ] off\n"))
+    #expect(text.contains("› Temperature unit   ‹ °F ›\n"))
+    #expect(text.contains("Display names are limited to 32 characters.\n"))
+  }
+
+  @Test func episodesScreenWithAlert() {
+    let text = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .episodes
+        $0.episodes.episodes[id: UUID(1)]?.isFavorite = true
+        $0.episodes.episodes[id: UUID(1)]?.alert = AlertState { TextState("Favoriting failed.") }
+      }, view: ViewState(), style: .plain)
+    #expect(text.contains("› ♡ Functions\n  ♥ Side Effects\n"))
+    #expect(text.contains("│ Favoriting failed. (Side Effects) │\n"))
+    #expect(text.contains("Press Enter to dismiss."))
+  }
+
+  @Test func plainStyleHasNoEscapeCodesAndTerminalStyleHas() {
+    let state = state { $0.counters[id: UUID(0)]?.isTimerOn = true }
+    #expect(!ScreenRenderer.render(state, view: ViewState(), style: .plain).contains("\u{1B}"))
+    #expect(ScreenRenderer.render(state, view: ViewState(), style: .terminal).contains("\u{1B}["))
+  }
+}

@@ -1,0 +1,56 @@
+import ComposableArchitecture
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WebFrontend
+
+/// Many visitors at once, over a live server with a multi-connection client.
+@MainActor
+struct ConcurrencyTests {
+  static let sessionCount = 200
+  static let incrementsPerSession = 100
+  /// Each session's increments are sent by this many concurrent senders.
+  static let sendersPerSession = 2
+
+  @Test func everyActionOfEverySessionCountsExactlyOnce() async throws {
+    let registry = makeRegistry(configuration: .init(maximumSessionCount: Self.sessionCount))
+    try await makeApplication(registry).test(.ahc(.http)) { client in
+      var ids: [String] = []
+      for _ in 0..<Self.sessionCount {
+        ids.append(try await client.createSession().id)
+      }
+      #expect(Set(ids).count == Self.sessionCount)
+
+      // Every session's counter has the same id (UUID 0): an action that reached the wrong
+      // session would show up as a count out of place.
+      let seen = try await withThrowingTaskGroup(of: (String, [Int]).self) { group in
+        for id in ids {
+          for _ in 0..<Self.sendersPerSession {
+            group.addTask {
+              var counts: [Int] = []
+              for _ in 0..<(Self.incrementsPerSession / Self.sendersPerSession) {
+                let response = try await client.send(.incrementCounter(id: firstCounter), to: id)
+                #expect(response.id == id)
+                counts.append(response.state.counters[0].count)
+              }
+              return (id, counts)
+            }
+          }
+        }
+        var seen: [String: [Int]] = [:]
+        for try await (id, counts) in group {
+          seen[id, default: []] += counts
+        }
+        return seen
+      }
+
+      for id in ids {
+        // Each response saw its own increment: the counts are exactly 1...100, each once.
+        #expect(seen[id]?.sorted() == Array(1...Self.incrementsPerSession))
+        let final = try await client.state(of: id).state
+        #expect(final.counters.map(\.count) == [Self.incrementsPerSession])
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import ComposableArchitecture
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WebFrontend
+
+/// The push channel: state changes caused by effects arrive as Server-Sent Events, over a live
+/// server (the stream stays open while other requests are made).
+@MainActor
+struct EventStreamTests {
+  /// The snapshots of an event stream's body, in order.
+  static func snapshots(_ body: ByteBuffer) throws -> [Snapshot] {
+    String(buffer: body)
+      .components(separatedBy: "\n\n")
+      .compactMap { block -> Data? in
+        let lines = block.split(separator: "\n")
+        guard lines.contains("event: state"),
+          let data = lines.first(where: { $0.hasPrefix("data: ") })
+        else { return nil }
+        return Data(data.dropFirst("data: ".count).utf8)
+      }
+      .map { try JSONDecoder().decode(Snapshot.self, from: $0) }
+  }
+
+  @Test func timerTicksArePushedAndStopWhenTheSessionExpires() async throws {
+    let clock = TestClock()
+    let registry = makeRegistry(configuration: .init(idleTimeout: .seconds(60)), clock: clock)
+    try await makeApplication(registry).test(.ahc(.http)) { client in
+      let id = try await client.createSession().id
+      try await client.send(.toggleTimer(id: firstCounter), to: id)
+      async let stream = client.execute(uri: "/api/sessions/\(id)/events", method: .get)
+      try await waitUntil { registry.eventStreamCount(of: id) == 1 }
+
+      for tick in 1...3 {
+        await clock.advance(by: .seconds(1))
+        try await waitUntil { registry.view(of: id)?.counters.first?.count == tick }
+      }
+      let expired = await registry.expireIdleSessions(now: .now.advanced(by: .seconds(61)))
+      #expect(expired == 1)
+
+      // Expiry ends the stream, so the whole body can be read.
+      let response = try await stream
+      #expect(response.status == .ok)
+      #expect(response.headers[.contentType] == "text/event-stream")
+      let snapshots = try Self.snapshots(response.body)
+      #expect(snapshots.map { $0.state.counters[0].count } == [0, 1, 2, 3])
+      #expect(snapshots.allSatisfy { $0.state.counters[0].isTimerOn })
+      #expect(snapshots.map(\.revision) == [2, 3, 4, 5])
+
+      // The store was released with the session: its timer no longer sleeps on the clock.
+      try await waitUntil { (try? await clock.checkSuspension()) != nil }
+      await clock.advance(by: .seconds(5))
+      try await client.execute(uri: "/api/sessions/\(id)/state", method: .get) { response in
+        #expect(response.status == .notFound)
+      }
+    }
+  }
+
+  @Test func effectResponsesArePushed() async throws {
+    let registry = makeRegistry {
+      $0.factClient.fetch = { "\($0) is a pushed fact." }
+    }
+    try await makeApplication(registry).test(.ahc(.http)) { client in
+      let id = try await client.createSession().id
+      async let stream = client.execute(uri: "/api/sessions/\(id)/events", method: .get)
+      try await waitUntil { registry.eventStreamCount(of: id) == 1 }
+      try await client.send(.requestFact(id: firstCounter), to: id)
+      try await waitUntil { registry.view(of: id)?.counters.first?.fact != nil }
+      try await client.execute(uri: "/api/sessions/\(id)", method: .delete) { response in
+        #expect(response.status == .noContent)
+      }
+      let snapshots = try Self.snapshots(try await stream.body)
+      #expect(snapshots.first?.state.counters[0].isFactRequestInFlight == false)
+      #expect(snapshots.last?.state.counters[0].fact == "0 is a pushed fact.")
+      #expect(snapshots.contains { $0.state.counters[0].isFactRequestInFlight })
+    }
+  }
+
+  @Test func eventStreamsPerSessionAreLimited() async throws {
+    let registry = makeRegistry(configuration: .init(maximumEventStreamsPerSession: 1))
+    try await makeApplication(registry).test(.ahc(.http)) { client in
+      let id = try await client.createSession().id
+      async let stream = client.execute(uri: "/api/sessions/\(id)/events", method: .get)
+      try await waitUntil { registry.eventStreamCount(of: id) == 1 }
+      try await client.execute(uri: "/api/sessions/\(id)/events", method: .get) { response in
+        #expect(response.status == .tooManyRequests)
+        let error = try decodeBody(response, as: APIError.Body.self)
+        #expect(error.error == "this session already has 1 event streams open")
+      }
+      await registry.endAll()
+      #expect(try await stream.status == .ok)
+    }
+  }
+
+  @Test func idleSessionsExpireAndActiveOnesStay() async throws {
+    let registry = makeRegistry(configuration: .init(idleTimeout: .seconds(60)))
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      #expect(await registry.expireIdleSessions(now: .now.advanced(by: .seconds(30))) == 0)
+      try await client.send(.incrementCounter(id: firstCounter), to: id)
+      #expect(await registry.expireIdleSessions(now: .now.advanced(by: .seconds(59))) == 0)
+      #expect(await registry.expireIdleSessions(now: .now.advanced(by: .seconds(61))) == 1)
+      let response = try await client.post(#"{"type": "counter.add"}"#, to: id)
+      #expect(response.status == .notFound)
+      let error = try decodeBody(response, as: APIError.Body.self)
+      #expect(error.error.hasPrefix("unknown or expired session"))
+    }
+  }
+
+  @Test func shuttingDownEndsEverySessionAndRefusesNewOnes() async throws {
+    let clock = TestClock()
+    let registry = makeRegistry(clock: clock)
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.toggleTimer(id: firstCounter), to: id)
+      await registry.endAll()
+      #expect(await registry.count == 0)
+      try await waitUntil { (try? await clock.checkSuspension()) != nil }
+      try await client.execute(uri: "/api/sessions", method: .post) { response in
+        #expect(response.status == .serviceUnavailable)
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+import ComposableArchitecture
+import FactClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RandomNumberClient
+import Testing
+import WebFrontend
+
+/// The routes of the API, one behaviour per test, through the router.
+@MainActor
+struct SessionAPITests {
+  @Test func pageIsServedWithoutExternalResources() async throws {
+    let app = makeApplication(makeRegistry())
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/", method: .get) { response in
+        #expect(response.status == .ok)
+        #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+        let html = String(buffer: response.body)
+        #expect(html.contains("<title>Composable App</title>"))
+        #expect(html.contains("/api/sessions"))
+        #expect(!html.contains("http://") || !html.contains("<script src"))
+        #expect(!html.contains("https://"))
+      }
+    }
+  }
+
+  @Test func creatingASessionReturnsAnUnguessableIDAndTheInitialState() async throws {
+    let registry = makeRegistry()
+    try await makeApplication(registry).test(.router) { client in
+      let first = try await client.createSession()
+      let second = try await client.createSession()
+      #expect(first.id.count == 32)
+      #expect(first.id.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+      #expect(first.id != second.id)
+      #expect(first.revision == 1)
+      #expect(first.state.header == "Composable App")
+      #expect(first.state.selectedTab == "counters")
+      #expect(first.state.counters.map(\.id) == [firstCounter])
+      #expect(first.state.counters.first?.count == 0)
+      #expect(first.state.episodes.map(\.title).first == "Functions")
+      #expect(first.state.episodes.count == 6)
+      #expect(first.state.search.query == "")
+      #expect(first.state.settings.displayName == "")
+    }
+    #expect(registry.count == 2)
+  }
+
+  @Test func stateIsReadBack() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let session = try await client.createSession()
+      try await client.send(.incrementCounter(id: firstCounter), to: session.id)
+      let read = try await client.state(of: session.id)
+      #expect(read.id == session.id)
+      #expect(read.state.counters.first?.count == 1)
+      #expect(read.revision == 2)
+    }
+  }
+
+  @Test func countersAreAddedChangedAndRemoved() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      var state = try await client.send(.addCounter, to: id).state
+      #expect(state.counters.map(\.id) == [UUID(0), UUID(1)])
+      try await client.send(.incrementCounter(id: UUID(1)), to: id)
+      try await client.send(.incrementCounter(id: UUID(1)), to: id)
+      state = try await client.send(.decrementCounter(id: UUID(0)), to: id).state
+      #expect(state.counters.map(\.count) == [-1, 2])
+      state = try await client.send(.removeCounter(id: UUID(0)), to: id).state
+      #expect(state.counters.map(\.id) == [UUID(1)])
+      #expect(state.counters.map(\.count) == [2])
+    }
+  }
+
+  @Test func factAndRandomNumberArriveFromTheirClients() async throws {
+    let registry = makeRegistry {
+      $0.factClient.fetch = { "\($0) is the number of the test." }
+      $0.randomNumberClient.fetch = { _, _ in 42 }
+    }
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.incrementCounter(id: firstCounter), to: id)
+      try await client.send(.requestFact(id: firstCounter), to: id)
+      let afterFact = try await client.waitForState(of: id) { $0.counters[0].fact != nil }
+      #expect(afterFact.counters[0].fact == "1 is the number of the test.")
+      #expect(afterFact.counters[0].isFactRequestInFlight == false)
+      try await client.send(.requestRandomNumber(id: firstCounter), to: id)
+      let afterRandom = try await client.waitForState(of: id) { $0.counters[0].count == 42 }
+      #expect(afterRandom.counters[0].isRandomNumberRequestInFlight == false)
+    }
+  }
+
+  @Test func clientFailuresShowInStateNotAsServerErrors() async throws {
+    struct Unreachable: LocalizedError {
+      var errorDescription: String? { "Number trivia: cannot reach 127.0.0.1:9" }
+    }
+    let registry = makeRegistry {
+      $0.factClient.fetch = { _ in throw Unreachable() }
+    }
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.requestFact(id: firstCounter), to: id)
+      let state = try await client.waitForState(of: id) { $0.counters[0].factError != nil }
+      #expect(state.counters[0].factError == "Number trivia: cannot reach 127.0.0.1:9")
+    }
+  }
+
+  @Test func tabsAreSelected() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      let state = try await client.send(.selectTab(.episodes), to: id).state
+      #expect(state.selectedTab == "episodes")
+    }
+  }
+
+  @Test func settingsAreChangedAndTheHeaderFollowsTheDisplayName() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      var state = try await client.send(.changeSetting(.displayName("Blob")), to: id).state
+      #expect(state.header == "Hello, Blob!")
+      #expect(state.settings.displayName == "Blob")
+      try await client.send(.changeSetting(.enableNotifications(true)), to: id)
+      try await client.send(.changeSetting(.sendEmailNotifications(true)), to: id)
+      try await client.send(.changeSetting(.digest(.weekly)), to: id)
+      try await client.send(.changeSetting(.protectMyPosts(true)), to: id)
+      try await client.send(.changeSetting(.isHapticFeedbackEnabled(false)), to: id)
+      state = try await client.send(.changeSetting(.temperatureUnit(.fahrenheit)), to: id).state
+      #expect(state.settings.enableNotifications)
+      #expect(state.settings.sendEmailNotifications)
+      #expect(state.settings.digest == "weekly")
+      #expect(state.settings.protectMyPosts)
+      #expect(!state.settings.isHapticFeedbackEnabled)
+      #expect(state.settings.temperatureUnit == "fahrenheit")
+      #expect(state.search.temperatureUnit == "fahrenheit")
+      state = try await client.send(.resetSettings, to: id).state
+      #expect(state.header == "Composable App")
+      #expect(state.settings.digest == "daily")
+    }
+  }
+
+  @Test func theFeatureValidatesDisplayNames() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      let long = String(repeating: "x", count: 40)
+      let state = try await client.send(.changeSetting(.displayName("  \(long)")), to: id).state
+      #expect(state.settings.displayName == String(repeating: "x", count: 32))
+      #expect(state.settings.displayNameError == "Display names are limited to 32 characters.")
+    }
+  }
+
+  @Test func favoritingSucceeds() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      let optimistic = try await client.send(.toggleFavorite(episodeID: firstEpisode), to: id)
+      #expect(optimistic.state.episodes[0].isFavorite)
+      let state = try await client.state(of: id).state
+      #expect(state.episodes[0].isFavorite)
+      #expect(state.episodes[0].alert == nil)
+      #expect(state.episodes[1].isFavorite == false)
+    }
+  }
+
+  @Test func aFailedFavoriteShowsAnAlertAndDismissingItRollsBack() async throws {
+    let registry = makeRegistry {
+      $0.favoriteClient = FavoriteClient(favorite: { _, _ in throw FavoriteError() })
+    }
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.toggleFavorite(episodeID: UUID(2)), to: id)
+      let failed = try await client.waitForState(of: id) { $0.episodes[2].alert != nil }
+      #expect(failed.episodes[2].alert == StateView.Alert(title: "Favoriting failed.", message: nil))
+      #expect(failed.episodes[2].isFavorite)
+      let dismissed = try await client.send(.dismissFavoriteAlert(episodeID: UUID(2)), to: id)
+      #expect(dismissed.state.episodes[2].alert == nil)
+      #expect(dismissed.state.episodes[2].isFavorite == false)
+    }
+  }
+
+  @Test func aSessionIsEndedOnRequest() async throws {
+    let registry = makeRegistry()
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.execute(uri: "/api/sessions/\(id)", method: .delete) { response in
+        #expect(response.status == .noContent)
+      }
+      try await client.execute(uri: "/api/sessions/\(id)/state", method: .get) { response in
+        #expect(response.status == .notFound)
+      }
+    }
+    #expect(registry.count == 0)
+  }
+
+  @Test func sessionsAreIsolated() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let a = try await client.createSession().id
+      let b = try await client.createSession().id
+      // Both sessions have a counter with the same id: each action reaches its own session only.
+      try await client.send(.incrementCounter(id: firstCounter), to: a)
+      try await client.send(.changeSetting(.displayName("Ann")), to: a)
+      let stateB = try await client.state(of: b).state
+      #expect(stateB.counters[0].count == 0)
+      #expect(stateB.header == "Composable App")
+      let stateA = try await client.state(of: a).state
+      #expect(stateA.counters[0].count == 1)
+      #expect(stateA.header == "Hello, Ann!")
+    }
+  }
+}

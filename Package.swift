@@ -168,8 +168,8 @@ let package = Package(
     .executableTarget(
       name: "app-cli",
       dependencies: [
-        "TerminalFrontend", "WeatherClientLive", "FactClientLive", "RandomNumberClientLive",
-        "LiveHTTP", "EpisodesFeature",
+        "TerminalFrontend", "WeatherClient", "WeatherClientLive", "FactClient", "FactClientLive",
+        "RandomNumberClient", "RandomNumberClientLive", "LiveHTTP",
       ],
       path: "Apps/app-cli"
     ),

@@ -1,5 +1,4 @@
 // app-cli: picks the live clients and hands over to the terminal front end.
-import EpisodesFeature
 import FactClient
 import FactClientLive
 import Foundation
@@ -47,7 +46,6 @@ let status = await TerminalApp.main(arguments: Array(CommandLine.arguments.dropF
     values.weatherClient = weatherClient
     values.factClient = factClient
     values.randomNumberClient = randomNumberClient
-    values.favoriteClient = .simulated()
   }
 }
 exit(status)

@@ -27,3 +27,53 @@ struct StoreTests {
     await store.send(.timerButtonTapped) { $0.isTimerOn = false }
   }
 }
+
+@MainActor
+struct StoreTaskTests {
+  @Test func storeTaskFollowsTheEffectsOfActionsItsEffectsSendBack() async {
+    let clock = TestClock()
+    let finished = LockIsolated<[String]>([])
+    let store = Store(initialState: 0) {
+      Reduce<Int, String> { state, action in
+        switch action {
+        case "start":
+          return .run { send in await send("second") }
+        case "second":
+          return .run { _ in
+            try await clock.sleep(for: .seconds(1))
+            finished.withValue { $0.append("second's effect") }
+          }
+        default:
+          return .none
+        }
+      }
+    }
+    let task = store.send("start")
+    let waiter = Task { await task.finish() }
+    await Task.megaYield()
+    await clock.advance(by: .seconds(1))
+    await waiter.value
+    #expect(finished.value == ["second's effect"])
+  }
+
+  @Test func cancellingTheWaitingTaskCancelsTheEffects() async {
+    let events = LockIsolated<[String]>([])
+    let store = Store(initialState: 0) {
+      Reduce<Int, Void> { _, _ in
+        .run { _ in
+          await withTaskCancellationHandler {
+            try? await Task.never()
+          } onCancel: {
+            events.withValue { $0.append("cancelled") }
+          }
+        }
+      }
+    }
+    let task = store.send(())
+    let waiter = Task { await task.finish() }
+    await Task.megaYield()
+    waiter.cancel()
+    await waiter.value
+    #expect(events.value == ["cancelled"])
+  }
+}

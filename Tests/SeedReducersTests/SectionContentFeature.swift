@@ -3,7 +3,7 @@
 // decrement), 148-172 (fact request) and 191-229 (timer, cancel identifiers).
 //
 // Edits relative to the seed:
-// - SwiftUI views (`SectionContentView`, lines 2-32, 84-106, 129-147, 174-189) removed.
+// - SwiftUI views (`SectionContentView`, lines 2-32, 91-113, 130-147, 175-188) removed.
 // - Fragments merged into the final version: the `...(생략)` / `... (생략)` placeholders replaced by
 //   the cases shown in the other fragments; the `...` placeholder inside `CancelIdentifiers` dropped.
 // - Indentation restored (the blog lost it); comments kept as in the seed.

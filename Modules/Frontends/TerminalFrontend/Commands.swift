@@ -56,7 +56,7 @@ public enum TerminalApp {
       }
       let options = runnable.clientOptions
       let dependencies: DependencyOverrides =
-        options.offline ? offlineDependencies : try liveDependencies(options)
+        options.offline ? offlineDependencies : withSimulatedFavorites(try liveDependencies(options))
       return try await runnable.execute(dependencies: dependencies)
     } catch let failure as CommandFailure {
       FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
@@ -67,6 +67,15 @@ public enum TerminalApp {
       let handle = code == 0 ? FileHandle.standardOutput : FileHandle.standardError
       handle.write(Data((message.isEmpty ? "" : message + "\n").utf8))
       return code
+    }
+  }
+
+  /// There is no favorites service yet: live runs use the seed's simulated one (1 s, fails one
+  /// time in four), which needs no network and so is not the executable's to choose.
+  static func withSimulatedFavorites(_ live: @escaping DependencyOverrides) -> DependencyOverrides {
+    { values in
+      values.favoriteClient = .simulated()
+      live(&values)
     }
   }
 

@@ -192,7 +192,7 @@ let package = Package(
     .executableTarget(
       name: "app-server",
       dependencies: [
-        "WebFrontend", "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
+        "WebFrontend", "WeatherClient", "WeatherClientLive", "FactClient",
         "FactClientLive", "RandomNumberClient", "RandomNumberClientLive", "LiveHTTP", logging,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),

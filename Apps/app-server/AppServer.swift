@@ -24,12 +24,16 @@ struct AppServer: AsyncParsableCommand {
 
   @Option(
     name: .customLong("idle-timeout"),
-    help: "Seconds a session lives without a request. [env: APP_SERVER_IDLE_TIMEOUT_SECONDS] (default: 1800)")
+    help:
+      "Seconds a session lives without a request. [env: APP_SERVER_IDLE_TIMEOUT_SECONDS] (default: 1800)"
+  )
   var idleTimeout: Double?
 
   @Option(
     name: .customLong("max-sessions"),
-    help: "The most sessions at once; more are refused with 503. [env: APP_SERVER_MAX_SESSIONS] (default: 1000)")
+    help:
+      "The most sessions at once; more are refused with 503. [env: APP_SERVER_MAX_SESSIONS] (default: 1000)"
+  )
   var maxSessions: Int?
 
   @Option(name: .customLong("geocoding-base-url"), help: "Open-Meteo geocoding base URL.")
@@ -51,7 +55,9 @@ struct AppServer: AsyncParsableCommand {
 
   @Option(
     name: .customLong("favorite-failure-rate"),
-    help: "How often the simulated favorites service fails, 0...1. [env: FAVORITE_FAILURE_RATE] (default: 0.25)")
+    help:
+      "How often the simulated favorites service fails, 0...1. [env: FAVORITE_FAILURE_RATE] (default: 0.25)"
+  )
   var favoriteFailureRate: Double?
 
   @Flag(help: "Use the clients' preview data instead of the network (works without a network).")
@@ -59,7 +65,8 @@ struct AppServer: AsyncParsableCommand {
 
   @Option(
     name: .customLong("log-level"),
-    help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)")
+    help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)"
+  )
   var logLevel: String?
 
   /// The environment the defaults come from.

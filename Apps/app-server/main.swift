@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dependencies
-import EpisodesFeature
 import FactClient
 import FactClientLive
 import Foundation
+import LiveHTTP
 import Logging
 import RandomNumberClient
 import RandomNumberClientLive
@@ -12,8 +12,13 @@ import WeatherClientLive
 import WebFrontend
 
 extension AppServer {
-  func run() async throws {
-    let level = Logger.Level(rawValue: try resolved(logLevel, "LOG_LEVEL", default: "info")) ?? .info
+  mutating func run() async throws {
+    try await serve()
+  }
+
+  func serve() async throws {
+    let level =
+      Logger.Level(rawValue: try resolved(logLevel, "LOG_LEVEL", default: "info")) ?? .info
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)
       handler.logLevel = level
@@ -21,37 +26,41 @@ extension AppServer {
     }
     let logger = Logger(label: "app-server")
 
-    // Live clients from the environment, overridden by flags; preview data when offline.
+    // Live clients from the environment, overridden by flags (already validated by
+    // `validate()`); preview data when offline.
     var weather = try WeatherClient.Configuration(environment: environment.variables)
-    weather.geocodingBaseURL = geocodingBaseURL.flatMap(URL.init(string:)) ?? weather.geocodingBaseURL
-    weather.forecastBaseURL = forecastBaseURL.flatMap(URL.init(string:)) ?? weather.forecastBaseURL
+    weather.geocodingBaseURL =
+      geocodingBaseURL.flatMap(HTTPBaseURL.validated) ?? weather.geocodingBaseURL
+    weather.forecastBaseURL =
+      forecastBaseURL.flatMap(HTTPBaseURL.validated) ?? weather.forecastBaseURL
     var fact = try FactClient.Configuration(environment: environment.variables)
-    fact.baseURL = factBaseURL.flatMap(URL.init(string:)) ?? fact.baseURL
+    fact.baseURL = factBaseURL.flatMap(HTTPBaseURL.validated) ?? fact.baseURL
     var random = try RandomNumberClient.Configuration(environment: environment.variables)
     random.source = try randomNumberSource.map(Self.source) ?? random.source
-    random.baseURL = randomNumberBaseURL.flatMap(URL.init(string:)) ?? random.baseURL
+    random.baseURL =
+      randomNumberBaseURL.flatMap(HTTPBaseURL.validated) ?? random.baseURL
     let weatherClient = offline ? .previewValue : WeatherClient.live(configuration: weather)
     let factClient = offline ? .previewValue : FactClient.live(configuration: fact)
-    let randomNumberClient = offline ? .previewValue : RandomNumberClient.live(configuration: random)
-    let favoriteClient = FavoriteClient.simulated(
-      failureRate: try resolved(favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25))
+    let randomNumberClient =
+      offline ? .previewValue : RandomNumberClient.live(configuration: random)
 
     let configuration = WebServer.Configuration(
       host: try resolved(host, "APP_SERVER_HOST", default: "127.0.0.1"),
       port: try resolved(port, "APP_SERVER_PORT", default: 8080),
       sessions: .init(
-        idleTimeout: .seconds(try resolved(idleTimeout, "APP_SERVER_IDLE_TIMEOUT_SECONDS", default: 1800)),
-        maximumSessionCount: try resolved(maxSessions, "APP_SERVER_MAX_SESSIONS", default: 1000)))
+        idleTimeout: .seconds(
+          try resolved(idleTimeout, "APP_SERVER_IDLE_TIMEOUT_SECONDS", default: 1800)),
+        maximumSessionCount: try resolved(maxSessions, "APP_SERVER_MAX_SESSIONS", default: 1000)),
+      favoriteFailureRate: try resolved(
+        favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25))
     logger.info("Starting", metadata: ["offline": "\(offline)", "host": "\(configuration.host)"])
     try await WebServer(configuration: configuration, logger: logger) { dependencies in
       dependencies.weatherClient = weatherClient
       dependencies.factClient = factClient
       dependencies.randomNumberClient = randomNumberClient
-      dependencies.favoriteClient = favoriteClient
     }
     .run { url in
-      print("app-server: listening on \(url)")
-      fflush(stdout)
+      FileHandle.standardOutput.write(Data("app-server: listening on \(url)\n".utf8))
     }
   }
 
@@ -63,4 +72,9 @@ extension AppServer {
   }
 }
 
-await AppServer.main()
+do {
+  let command = try AppServer.parse()
+  try await command.serve()
+} catch {
+  AppServer.exit(withError: error)
+}

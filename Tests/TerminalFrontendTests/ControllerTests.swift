@@ -20,7 +20,7 @@ struct ControllerTests {
     _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> TerminalController {
     let actions = self.actions
-    let store = Store(initialState: AppFeature.State(counters: [Counter.State(id: UUID(0))])) {
+    let store = Store(initialState: AppFeature.State(counters: [Counter.State(id: UUID(99))])) {
       Reduce<AppFeature.State, AppFeature.Action> { _, action in
         actions.withValue { $0.append(debugDescription(action)) }
         return .none
@@ -45,6 +45,7 @@ struct ControllerTests {
     #expect(controller.view.selectedCounter == 1)
     type(controller, .up, .character("x"))
     #expect(controller.store.counters.ids == [UUID(0)])
+    #expect(controller.store.counters[0].count == 0)
     #expect(
       actions.value == [
         "counters(element: incrementButtonTapped)", "counters(element: incrementButtonTapped)",

@@ -63,8 +63,9 @@ struct RenderingTests {
     #expect(text.contains("› Brooklyn, United States\n"))
     #expect(text.contains("  Los Angeles, United States  ⟳ loading forecast…\n"))
     #expect(text.contains("Forecast for Brooklyn\n"))
-    // 1970-01-01 is "Today" (first day); 1970-01-02 was a Friday. Scale 0…30 over 24 columns.
-    #expect(text.contains("  Today   10.0°C  ················████████  20.0°C\n"))
+    // 1970-01-01 is "Today" (first day); 1970-01-02 was a Friday. The scale is 0…30 over 24
+    // columns: 10 → column 8, 20 → column 15.
+    #expect(text.contains("  Today   10.0°C  ········████████········  20.0°C\n"))
     #expect(text.contains("  Fri      0.0°C  ████████████████████████  30.0°C\n"))
   }
 

@@ -16,7 +16,7 @@ struct BadInputTests {
     var testDescription: String { name }
   }
 
-  static let invalidBodies: [Case] = [
+  nonisolated static let invalidBodies: [Case] = [
     Case(
       name: "malformed JSON", body: #"{"type": "counter.add""#, status: .badRequest,
       message: "the body is not valid JSON"),
@@ -39,7 +39,8 @@ struct BadInputTests {
       body: #"{"type": "searchResponse", "results": []}"#, status: .badRequest,
       message: "unknown action type 'searchResponse'"),
     Case(
-      name: "timer ticks cannot be injected", body: #"{"type": "counter.timerTicked", "id": "00000000-0000-0000-0000-000000000000"}"#,
+      name: "timer ticks cannot be injected",
+      body: #"{"type": "counter.timerTicked", "id": "00000000-0000-0000-0000-000000000000"}"#,
       status: .badRequest, message: "unknown action type 'counter.timerTicked'"),
     Case(
       name: "missing id", body: #"{"type": "counter.increment"}"#, status: .badRequest,
@@ -69,7 +70,8 @@ struct BadInputTests {
         "field 'tab' must be one of counters, search, settings, episodes, not 'admin' for 'tab.select'"
     ),
     Case(
-      name: "unknown setting", body: #"{"type": "settings.set", "field": "isAdmin", "value": true}"#,
+      name: "unknown setting",
+      body: #"{"type": "settings.set", "field": "isAdmin", "value": true}"#,
       status: .badRequest, message: "unknown setting 'isAdmin'; expected one of: digest"),
     Case(
       name: "setting value of the wrong type",

@@ -8,10 +8,10 @@ import WebFrontend
 /// Many visitors at once, over a live server with a multi-connection client.
 @MainActor
 struct ConcurrencyTests {
-  static let sessionCount = 200
-  static let incrementsPerSession = 100
+  nonisolated static let sessionCount = 200
+  nonisolated static let incrementsPerSession = 100
   /// Each session's increments are sent by this many concurrent senders.
-  static let sendersPerSession = 2
+  nonisolated static let sendersPerSession = 2
 
   @Test func everyActionOfEverySessionCountsExactlyOnce() async throws {
     let registry = makeRegistry(configuration: .init(maximumSessionCount: Self.sessionCount))

@@ -10,8 +10,8 @@ import WebFrontend
 @MainActor
 struct EventStreamTests {
   /// The snapshots of an event stream's body, in order.
-  static func snapshots(_ body: ByteBuffer) throws -> [Snapshot] {
-    String(buffer: body)
+  nonisolated static func snapshots(_ body: ByteBuffer) throws -> [Snapshot] {
+    try String(buffer: body)
       .components(separatedBy: "\n\n")
       .compactMap { block -> Data? in
         let lines = block.split(separator: "\n")
@@ -33,6 +33,7 @@ struct EventStreamTests {
       try await waitUntil { registry.eventStreamCount(of: id) == 1 }
 
       for tick in 1...3 {
+        try await waitForSleeper(on: clock)
         await clock.advance(by: .seconds(1))
         try await waitUntil { registry.view(of: id)?.counters.first?.count == tick }
       }

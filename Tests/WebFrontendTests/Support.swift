@@ -70,7 +70,8 @@ extension TestClientProtocol {
   ) async throws -> SessionResponse {
     let body = String(decoding: try JSONEncoder().encode(action), as: UTF8.self)
     let response = try await post(body, to: id)
-    #expect(response.status == .ok, "\(String(buffer: response.body))", sourceLocation: sourceLocation)
+    #expect(
+      response.status == .ok, "\(String(buffer: response.body))", sourceLocation: sourceLocation)
     return try decodeBody(response, sourceLocation: sourceLocation)
   }
 
@@ -98,7 +99,8 @@ extension TestClientProtocol {
       try await Task.sleep(for: .milliseconds(5))
     }
     let last = try await state(of: id).state
-    Issue.record("state never satisfied the condition; last: \(last)", sourceLocation: sourceLocation)
+    Issue.record(
+      "state never satisfied the condition; last: \(last)", sourceLocation: sourceLocation)
     return last
   }
 }
@@ -128,6 +130,17 @@ func waitUntil(
     try await Task.sleep(for: .milliseconds(5))
   }
   Issue.record("condition never held", sourceLocation: sourceLocation)
+}
+
+/// Waits until something sleeps on `clock` (a timer, a debounce), so that advancing the clock
+/// reaches it.
+@MainActor
+func waitForSleeper(
+  on clock: TestClock<Duration>, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  try await waitUntil(sourceLocation: sourceLocation) {
+    (try? await clock.checkSuspension()) == nil
+  }
 }
 
 /// A response body fixture from `Fixtures/<name>.json`.

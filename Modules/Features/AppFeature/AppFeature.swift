@@ -66,35 +66,39 @@ public struct AppFeature: Sendable {
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    Scope(state: \.search, action: \.search) {
-      Search()
-    }
-    Scope(state: \.settings, action: \.settings) {
-      Settings()
-    }
-    Scope(state: \.episodes, action: \.episodes) {
-      Episodes()
-    }
-    Reduce { state, action in
-      switch action {
-      case .addCounterButtonTapped:
-        state.counters.append(Counter.State(id: uuid()))
-        return .none
-
-      case .removeCounterButtonTapped(let id):
-        state.counters.remove(id: id)
-        return .none
-
-      case .tabSelected(let tab):
-        state.selectedTab = tab
-        return .none
-
-      case .counters, .episodes, .search, .settings:
-        return .none
+    // The rules that span features watch the state after every child has run, so they wrap the
+    // whole composition.
+    CombineReducers {
+      Scope(state: \.search, action: \.search) {
+        Search()
       }
-    }
-    .forEach(\.counters, action: \.counters) {
-      Counter()
+      Scope(state: \.settings, action: \.settings) {
+        Settings()
+      }
+      Scope(state: \.episodes, action: \.episodes) {
+        Episodes()
+      }
+      Reduce { state, action in
+        switch action {
+        case .addCounterButtonTapped:
+          state.counters.append(Counter.State(id: uuid()))
+          return .none
+
+        case .removeCounterButtonTapped(let id):
+          state.counters.remove(id: id)
+          return .none
+
+        case .tabSelected(let tab):
+          state.selectedTab = tab
+          return .none
+
+        case .counters, .episodes, .search, .settings:
+          return .none
+        }
+      }
+      .forEach(\.counters, action: \.counters) {
+        Counter()
+      }
     }
     .onChange(of: \.settings.temperatureUnit) { _, state in
       state.search.temperatureUnit = state.settings.temperatureUnit

@@ -6,8 +6,9 @@ import WeatherClient
 ///
 /// Every control writes its field through ``Action/binding(_:)``; ``BindingReducer`` applies it
 /// and the logic after it reacts to particular fields:
-/// - the display name is validated as it is typed: control characters are rejected, leading
-///   white space is dropped, runs of white space become one space, and it is capped at
+/// - the display name is validated as it is typed: control characters are rejected (tabs and
+///   line breaks count as white space), leading white space is dropped, runs of white space
+///   become one space, and it is capped at
 ///   ``State/maximumDisplayNameLength`` characters (``State/displayNameError`` says why a value
 ///   was changed);
 /// - turning notifications off turns the per-channel switches off, and a channel cannot be on
@@ -115,11 +116,12 @@ extension Settings.State {
     var scalars = String.UnicodeScalarView()
     var previousWasSpace = true  // drops leading white space
     for scalar in displayName.unicodeScalars {
-      if CharacterSet.controlCharacters.contains(scalar) {
+      // Tabs and line breaks are white space; any other control character is refused.
+      let isSpace = CharacterSet.whitespacesAndNewlines.contains(scalar)
+      if !isSpace, CharacterSet.controlCharacters.contains(scalar) {
         if !errors.contains(Self.controlCharacterError) { errors.append(Self.controlCharacterError) }
         continue
       }
-      let isSpace = CharacterSet.whitespaces.contains(scalar)
       if isSpace && previousWasSpace { continue }
       scalars.append(isSpace ? " " : scalar)
       previousWasSpace = isSpace

@@ -43,6 +43,8 @@ public struct APIError: HTTPResponseError, Equatable, Sendable, CustomStringConv
 
 extension APIError {
   static func unknownSession(_ id: String) -> Self {
-    APIError(.notFound, "unknown or expired session '\(id.prefix(64))'; create one with POST /api/sessions")
+    APIError(
+      .notFound, "unknown or expired session '\(id.prefix(64))'; create one with POST /api/sessions"
+    )
   }
 }

@@ -94,14 +94,22 @@ final class Session {
     case .changeSearchQuery(let query):
       submittedSearch?.cancel()
       debouncer.queryChanged(query)
-      trackSearch(query.isEmpty ? nil : { await debouncer.settle() })
+      if query.isEmpty {
+        trackSearch(nil)
+      } else {
+        trackSearch { await debouncer.settle() }
+      }
 
     case .submitSearch:
       debouncer.cancel()
       submittedSearch?.cancel()
       let task = store.send(.search(.searchQueryChangeDebounced))
       submittedSearch = task
-      trackSearch(store.state.search.searchQuery.isEmpty ? nil : { await task.finish() })
+      if store.state.search.searchQuery.isEmpty {
+        trackSearch(nil)
+      } else {
+        trackSearch { await task.finish() }
+      }
 
     default:
       store.send(try action.appAction(validatingAgainst: store.state))

@@ -142,7 +142,8 @@ public final class SessionRegistry {
     guard let sessionID = SessionID(id), let session = sessions.removeValue(forKey: sessionID)
     else { throw APIError.unknownSession(id) }
     session.end()
-    logger.info("Session ended", metadata: ["session": "\(sessionID.redacted)", "count": "\(count)"])
+    logger.info(
+      "Session ended", metadata: ["session": "\(sessionID.redacted)", "count": "\(count)"])
   }
 
   // MARK: Housekeeping

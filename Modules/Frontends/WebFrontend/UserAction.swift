@@ -171,7 +171,8 @@ extension UserAction: Codable {
     switch type {
     case "tab.select":
       self = .selectTab(
-        try payload.choice("tab", AppFeature.Tab.self, "one of counters, search, settings, episodes"))
+        try payload.choice(
+          "tab", AppFeature.Tab.self, "one of counters, search, settings, episodes"))
     case "counter.add":
       self = .addCounter
     case "counter.remove":
@@ -196,7 +197,8 @@ extension UserAction: Codable {
     case "search.submit":
       self = .submitSearch
     case "search.select":
-      self = .selectSearchResult(id: try payload.required("id", "the integer id of a search result"))
+      self = .selectSearchResult(
+        id: try payload.required("id", "the integer id of a search result"))
     case "settings.set":
       self = .changeSetting(try SettingChange(payload))
     case "settings.reset":

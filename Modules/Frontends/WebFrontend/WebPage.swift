@@ -6,407 +6,408 @@
 /// (`GET /api/sessions/{id}/events`), keeping the snapshot with the highest revision.
 enum WebPage {
   static let html = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Composable App</title>
-<style>
-  :root { --fg:#1d1d1f; --muted:#6e6e73; --accent:#0a64d8; --bad:#b3261e; --bg:#f5f5f7; --card:#fff; }
-  * { box-sizing: border-box; }
-  body { margin:0; font: 15px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color:var(--fg); background:var(--bg); }
-  header { background:var(--card); border-bottom:1px solid #ddd; padding:12px 20px; display:flex; align-items:center; gap:20px; flex-wrap:wrap; }
-  header h1 { font-size:20px; margin:0; }
-  nav button { border:none; background:none; font-size:15px; padding:6px 10px; border-radius:6px; cursor:pointer; color:var(--muted); }
-  nav button[aria-selected="true"] { background:var(--accent); color:#fff; }
-  main { max-width:760px; margin:20px auto; padding:0 16px; }
-  section[hidden] { display:none; }
-  .card { background:var(--card); border-radius:10px; padding:14px 16px; margin-bottom:12px; box-shadow:0 1px 2px rgba(0,0,0,.06); }
-  .row { display:flex; align-items:center; gap:8px; flex-wrap:wrap; }
-  .count { font-size:28px; font-variant-numeric:tabular-nums; min-width:3ch; text-align:center; }
-  button.act { border:1px solid #ccc; background:#fff; border-radius:6px; padding:5px 10px; cursor:pointer; font-size:14px; }
-  button.act:hover { border-color:var(--accent); }
-  button.primary { background:var(--accent); border-color:var(--accent); color:#fff; }
-  .error { color:var(--bad); }
-  .muted { color:var(--muted); }
-  .spinner { display:inline-block; width:14px; height:14px; border:2px solid #ccc; border-top-color:var(--accent); border-radius:50%; animation:spin .8s linear infinite; vertical-align:middle; }
-  .spinner[hidden] { display:none; }
-  @keyframes spin { to { transform:rotate(360deg); } }
-  #banner { display:none; background:#fdecea; color:var(--bad); padding:8px 20px; border-bottom:1px solid #f5c6c2; }
-  #banner.shown { display:block; }
-  input[type=text], input[type=search], select { font-size:15px; padding:6px 8px; border:1px solid #ccc; border-radius:6px; }
-  #search-query { width:100%; }
-  ul.results { list-style:none; padding:0; margin:8px 0 0; }
-  ul.results li button { width:100%; text-align:left; border:none; background:none; padding:8px; border-radius:6px; cursor:pointer; font-size:15px; }
-  ul.results li button:hover, ul.results li button.selected { background:#e8f0fe; }
-  .forecast svg { width:100%; max-width:520px; height:auto; display:block; }
-  .forecast table { border-collapse:collapse; margin-top:8px; font-variant-numeric:tabular-nums; }
-  .forecast td, .forecast th { padding:2px 10px; text-align:right; }
-  label.field { display:flex; align-items:center; justify-content:space-between; gap:12px; padding:6px 0; }
-  .heart { font-size:20px; border:none; background:none; cursor:pointer; color:#c9302c; }
-  .alert { margin-top:8px; padding:8px 10px; border-radius:6px; background:#fff4e5; border:1px solid #f0c36d; display:flex; align-items:center; justify-content:space-between; gap:12px; }
-</style>
-</head>
-<body>
-<header>
-  <h1 id="header">Composable App</h1>
-  <nav role="tablist">
-    <button role="tab" data-tab="counters" id="tab-counters">Counters</button>
-    <button role="tab" data-tab="search" id="tab-search">Search</button>
-    <button role="tab" data-tab="settings" id="tab-settings">Settings</button>
-    <button role="tab" data-tab="episodes" id="tab-episodes">Episodes</button>
-  </nav>
-  <span id="connection" class="muted"></span>
-</header>
-<div id="banner" role="alert"><span id="banner-text"></span> <button class="act" id="restart" hidden>Start a new session</button></div>
-<main>
-  <section id="counters" data-section="counters">
-    <div class="row" style="margin-bottom:12px"><button class="act primary" id="add-counter">Add counter</button></div>
-    <div id="counter-list"></div>
-  </section>
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Composable App</title>
+    <style>
+      :root { --fg:#1d1d1f; --muted:#6e6e73; --accent:#0a64d8; --bad:#b3261e; --bg:#f5f5f7; --card:#fff; }
+      * { box-sizing: border-box; }
+      [hidden] { display: none !important; }
+      body { margin:0; font: 15px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color:var(--fg); background:var(--bg); }
+      header { background:var(--card); border-bottom:1px solid #ddd; padding:12px 20px; display:flex; align-items:center; gap:20px; flex-wrap:wrap; }
+      header h1 { font-size:20px; margin:0; }
+      nav button { border:none; background:none; font-size:15px; padding:6px 10px; border-radius:6px; cursor:pointer; color:var(--muted); }
+      nav button[aria-selected="true"] { background:var(--accent); color:#fff; }
+      main { max-width:760px; margin:20px auto; padding:0 16px; }
+      section[hidden] { display:none; }
+      .card { background:var(--card); border-radius:10px; padding:14px 16px; margin-bottom:12px; box-shadow:0 1px 2px rgba(0,0,0,.06); }
+      .row { display:flex; align-items:center; gap:8px; flex-wrap:wrap; }
+      .count { font-size:28px; font-variant-numeric:tabular-nums; min-width:3ch; text-align:center; }
+      button.act { border:1px solid #ccc; background:#fff; border-radius:6px; padding:5px 10px; cursor:pointer; font-size:14px; }
+      button.act:hover { border-color:var(--accent); }
+      button.primary { background:var(--accent); border-color:var(--accent); color:#fff; }
+      .error { color:var(--bad); }
+      .muted { color:var(--muted); }
+      .spinner { display:inline-block; width:14px; height:14px; border:2px solid #ccc; border-top-color:var(--accent); border-radius:50%; animation:spin .8s linear infinite; vertical-align:middle; }
+      .spinner[hidden] { display:none; }
+      @keyframes spin { to { transform:rotate(360deg); } }
+      #banner { display:none; background:#fdecea; color:var(--bad); padding:8px 20px; border-bottom:1px solid #f5c6c2; }
+      #banner.shown { display:block; }
+      input[type=text], input[type=search], select { font-size:15px; padding:6px 8px; border:1px solid #ccc; border-radius:6px; }
+      #search-query { width:100%; }
+      ul.results { list-style:none; padding:0; margin:8px 0 0; }
+      ul.results li button { width:100%; text-align:left; border:none; background:none; padding:8px; border-radius:6px; cursor:pointer; font-size:15px; }
+      ul.results li button:hover, ul.results li button.selected { background:#e8f0fe; }
+      .forecast svg { width:100%; max-width:520px; height:auto; display:block; }
+      .forecast table { border-collapse:collapse; margin-top:8px; font-variant-numeric:tabular-nums; }
+      .forecast td, .forecast th { padding:2px 10px; text-align:right; }
+      label.field { display:flex; align-items:center; justify-content:space-between; gap:12px; padding:6px 0; }
+      .heart { font-size:20px; border:none; background:none; cursor:pointer; color:#c9302c; }
+      .alert { margin-top:8px; padding:8px 10px; border-radius:6px; background:#fff4e5; border:1px solid #f0c36d; display:flex; align-items:center; justify-content:space-between; gap:12px; }
+    </style>
+    </head>
+    <body>
+    <header>
+      <h1 id="header">Composable App</h1>
+      <nav role="tablist">
+        <button role="tab" data-tab="counters" id="tab-counters">Counters</button>
+        <button role="tab" data-tab="search" id="tab-search">Search</button>
+        <button role="tab" data-tab="settings" id="tab-settings">Settings</button>
+        <button role="tab" data-tab="episodes" id="tab-episodes">Episodes</button>
+      </nav>
+      <span id="connection" class="muted"></span>
+    </header>
+    <div id="banner" role="alert"><span id="banner-text"></span> <button class="act" id="restart" hidden>Start a new session</button></div>
+    <main>
+      <section id="counters" data-section="counters">
+        <div class="row" style="margin-bottom:12px"><button class="act primary" id="add-counter">Add counter</button></div>
+        <div id="counter-list"></div>
+      </section>
 
-  <section id="search" data-section="search" hidden>
-    <div class="card">
-      <div class="row">
-        <input type="search" id="search-query" placeholder="Search a city, e.g. Berlin" autocomplete="off" style="flex:1">
-        <span class="spinner" id="search-spinner" hidden title="Searching…"></span>
-      </div>
-      <p class="error" id="search-error" hidden></p>
-      <ul class="results" id="search-results"></ul>
-    </div>
-    <div class="card forecast" id="forecast" hidden>
-      <div class="row"><strong id="forecast-title"></strong><span class="spinner" id="forecast-spinner" hidden></span></div>
-      <div id="forecast-chart"></div>
-      <table id="forecast-table"></table>
-    </div>
-  </section>
+      <section id="search" data-section="search" hidden>
+        <div class="card">
+          <div class="row">
+            <input type="search" id="search-query" placeholder="Search a city, e.g. Berlin" autocomplete="off" style="flex:1">
+            <span class="spinner" id="search-spinner" hidden title="Searching…"></span>
+          </div>
+          <p class="error" id="search-error" hidden></p>
+          <ul class="results" id="search-results"></ul>
+        </div>
+        <div class="card forecast" id="forecast" hidden>
+          <div class="row"><strong id="forecast-title"></strong><span class="spinner" id="forecast-spinner" hidden></span></div>
+          <div id="forecast-chart"></div>
+          <table id="forecast-table"></table>
+        </div>
+      </section>
 
-  <section id="settings" data-section="settings" hidden>
-    <form class="card" id="settings-form" onsubmit="return false">
-      <label class="field">Display name <input type="text" id="setting-displayName" data-field="displayName" maxlength="256" autocomplete="off"></label>
-      <p class="error" id="displayName-error" hidden></p>
-      <label class="field">Digest
-        <select id="setting-digest" data-field="digest"><option value="daily">Daily</option><option value="weekly">Weekly</option><option value="off">Off</option></select>
-      </label>
-      <label class="field">Enable notifications <input type="checkbox" id="setting-enableNotifications" data-field="enableNotifications"></label>
-      <label class="field">Send e-mail notifications <input type="checkbox" id="setting-sendEmailNotifications" data-field="sendEmailNotifications"></label>
-      <label class="field">Send mobile notifications <input type="checkbox" id="setting-sendMobileNotifications" data-field="sendMobileNotifications"></label>
-      <label class="field">Protect my posts <input type="checkbox" id="setting-protectMyPosts" data-field="protectMyPosts"></label>
-      <label class="field">Haptic feedback <input type="checkbox" id="setting-isHapticFeedbackEnabled" data-field="isHapticFeedbackEnabled"></label>
-      <label class="field">Temperature unit
-        <select id="setting-temperatureUnit" data-field="temperatureUnit"><option value="celsius">Celsius</option><option value="fahrenheit">Fahrenheit</option></select>
-      </label>
-      <div class="row"><button class="act" type="button" id="reset-settings">Reset</button></div>
-    </form>
-  </section>
+      <section id="settings" data-section="settings" hidden>
+        <form class="card" id="settings-form" onsubmit="return false">
+          <label class="field">Display name <input type="text" id="setting-displayName" data-field="displayName" maxlength="256" autocomplete="off"></label>
+          <p class="error" id="displayName-error" hidden></p>
+          <label class="field">Digest
+            <select id="setting-digest" data-field="digest"><option value="daily">Daily</option><option value="weekly">Weekly</option><option value="off">Off</option></select>
+          </label>
+          <label class="field">Enable notifications <input type="checkbox" id="setting-enableNotifications" data-field="enableNotifications"></label>
+          <label class="field">Send e-mail notifications <input type="checkbox" id="setting-sendEmailNotifications" data-field="sendEmailNotifications"></label>
+          <label class="field">Send mobile notifications <input type="checkbox" id="setting-sendMobileNotifications" data-field="sendMobileNotifications"></label>
+          <label class="field">Protect my posts <input type="checkbox" id="setting-protectMyPosts" data-field="protectMyPosts"></label>
+          <label class="field">Haptic feedback <input type="checkbox" id="setting-isHapticFeedbackEnabled" data-field="isHapticFeedbackEnabled"></label>
+          <label class="field">Temperature unit
+            <select id="setting-temperatureUnit" data-field="temperatureUnit"><option value="celsius">Celsius</option><option value="fahrenheit">Fahrenheit</option></select>
+          </label>
+          <div class="row"><button class="act" type="button" id="reset-settings">Reset</button></div>
+        </form>
+      </section>
 
-  <section id="episodes" data-section="episodes" hidden>
-    <div id="episode-list"></div>
-  </section>
-</main>
-<script>
-"use strict";
-let sessionID = null;
-let revision = 0;
-let state = null;
-let events = null;
+      <section id="episodes" data-section="episodes" hidden>
+        <div id="episode-list"></div>
+      </section>
+    </main>
+    <script>
+    "use strict";
+    let sessionID = null;
+    let revision = 0;
+    let state = null;
+    let events = null;
 
-const $ = (id) => document.getElementById(id);
-const api = (path) => "/api/sessions" + (sessionID ? "/" + sessionID : "") + path;
+    const $ = (id) => document.getElementById(id);
+    const api = (path) => "/api/sessions" + (sessionID ? "/" + sessionID : "") + path;
 
-function showBanner(message, canRestart) {
-  $("banner-text").textContent = message;
-  $("restart").hidden = !canRestart;
-  $("banner").classList.add("shown");
-}
-function hideBanner() { $("banner").classList.remove("shown"); }
-
-function accept(snapshot) {
-  if (!snapshot || snapshot.revision < revision) return;
-  revision = snapshot.revision;
-  state = snapshot.state;
-  render(state);
-}
-
-async function start() {
-  sessionID = null;
-  revision = 0;
-  if (events) { events.close(); events = null; }
-  try {
-    const response = await fetch("/api/sessions", { method: "POST" });
-    const body = await response.json();
-    if (!response.ok) { showBanner(body.error || ("HTTP " + response.status), true); return; }
-    sessionID = body.id;
-    hideBanner();
-    accept(body);
-    listen();
-  } catch (error) {
-    showBanner("Cannot reach the server: " + error.message, true);
-  }
-}
-
-function listen() {
-  events = new EventSource(api("/events"));
-  events.addEventListener("state", (event) => accept(JSON.parse(event.data)));
-  events.onopen = () => { $("connection").textContent = "live"; };
-  events.onerror = async () => {
-    $("connection").textContent = "reconnecting…";
-    if (events && events.readyState === EventSource.CLOSED) {
-      const response = await fetch(api("/state")).catch(() => null);
-      if (response && response.status === 404) expired();
+    function showBanner(message, canRestart) {
+      $("banner-text").textContent = message;
+      $("restart").hidden = !canRestart;
+      $("banner").classList.add("shown");
     }
-  };
-}
+    function hideBanner() { $("banner").classList.remove("shown"); }
 
-function expired() {
-  if (events) { events.close(); events = null; }
-  $("connection").textContent = "";
-  showBanner("This session has expired.", true);
-}
+    function accept(snapshot) {
+      if (!snapshot || snapshot.revision < revision) return;
+      revision = snapshot.revision;
+      state = snapshot.state;
+      render(state);
+    }
 
-// Actions are sent one after the other, so the server sees them in the order they happened.
-let queue = Promise.resolve();
-function send(action) {
-  queue = queue.then(() => post(action));
-  return queue;
-}
+    async function start() {
+      sessionID = null;
+      revision = 0;
+      if (events) { events.close(); events = null; }
+      try {
+        const response = await fetch("/api/sessions", { method: "POST" });
+        const body = await response.json();
+        if (!response.ok) { showBanner(body.error || ("HTTP " + response.status), true); return; }
+        sessionID = body.id;
+        hideBanner();
+        accept(body);
+        listen();
+      } catch (error) {
+        showBanner("Cannot reach the server: " + error.message, true);
+      }
+    }
 
-async function post(action) {
-  if (!sessionID) return;
-  try {
-    const response = await fetch(api("/actions"), {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(action),
+    function listen() {
+      events = new EventSource(api("/events"));
+      events.addEventListener("state", (event) => accept(JSON.parse(event.data)));
+      events.onopen = () => { $("connection").textContent = "live"; };
+      events.onerror = async () => {
+        $("connection").textContent = "reconnecting…";
+        if (events && events.readyState === EventSource.CLOSED) {
+          const response = await fetch(api("/state")).catch(() => null);
+          if (response && response.status === 404) expired();
+        }
+      };
+    }
+
+    function expired() {
+      if (events) { events.close(); events = null; }
+      $("connection").textContent = "";
+      showBanner("This session has expired.", true);
+    }
+
+    // Actions are sent one after the other, so the server sees them in the order they happened.
+    let queue = Promise.resolve();
+    function send(action) {
+      queue = queue.then(() => post(action));
+      return queue;
+    }
+
+    async function post(action) {
+      if (!sessionID) return;
+      try {
+        const response = await fetch(api("/actions"), {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(action),
+        });
+        const body = await response.json();
+        if (response.ok) { hideBanner(); accept(body); return; }
+        if (response.status === 404) { expired(); return; }
+        showBanner(body.error || ("HTTP " + response.status), false);
+      } catch (error) {
+        showBanner("Cannot reach the server: " + error.message, false);
+      }
+    }
+
+    // ---------- rendering ----------
+
+    function setText(element, text) {
+      const value = text == null ? "" : String(text);
+      if (element.textContent !== value) element.textContent = value;
+    }
+    function setShown(element, shown) { element.hidden = !shown; }
+
+    function render(s) {
+      setText($("header"), s.header);
+      document.title = s.header;
+      for (const tab of document.querySelectorAll("nav button")) {
+        tab.setAttribute("aria-selected", String(tab.dataset.tab === s.selectedTab));
+      }
+      for (const section of document.querySelectorAll("section[data-section]")) {
+        section.hidden = section.dataset.section !== s.selectedTab;
+      }
+      renderCounters(s.counters);
+      renderSearch(s.search);
+      renderSettings(s.settings);
+      renderEpisodes(s.episodes);
+    }
+
+    function keyed(container, items, create, update) {
+      const existing = new Map();
+      for (const child of Array.from(container.children)) existing.set(child.dataset.id, child);
+      let previous = null;
+      for (const item of items) {
+        let element = existing.get(String(item.id));
+        if (!element) { element = create(item); element.dataset.id = String(item.id); }
+        existing.delete(String(item.id));
+        update(element, item);
+        const next = previous ? previous.nextSibling : container.firstChild;
+        if (next !== element) container.insertBefore(element, next);
+        previous = element;
+      }
+      for (const element of existing.values()) element.remove();
+    }
+
+    function renderCounters(counters) {
+      keyed($("counter-list"), counters, (counter) => {
+        const card = document.createElement("div");
+        card.className = "card counter";
+        card.innerHTML =
+          '<div class="row">' +
+          '<button class="act" data-do="counter.decrement" aria-label="Decrement">−</button>' +
+          '<span class="count"></span>' +
+          '<button class="act" data-do="counter.increment" aria-label="Increment">+</button>' +
+          '<button class="act" data-do="counter.fact">Fact</button>' +
+          '<button class="act" data-do="counter.random">Random</button>' +
+          '<button class="act" data-do="counter.timer"></button>' +
+          '<span class="spinner" hidden></span>' +
+          '<button class="act" data-do="counter.remove" style="margin-left:auto">Remove</button>' +
+          '</div><p class="fact"></p><p class="error fact-error"></p><p class="error random-error"></p>';
+        for (const button of card.querySelectorAll("button[data-do]")) {
+          button.addEventListener("click", () => send({ type: button.dataset.do, id: counter.id }));
+        }
+        return card;
+      }, (card, counter) => {
+        setText(card.querySelector(".count"), counter.count);
+        setText(card.querySelector('[data-do="counter.timer"]'), counter.isTimerOn ? "Stop timer" : "Start timer");
+        setShown(card.querySelector(".spinner"), counter.isFactRequestInFlight || counter.isRandomNumberRequestInFlight);
+        const fact = card.querySelector(".fact");
+        setText(fact, counter.fact); setShown(fact, !!counter.fact);
+        const factError = card.querySelector(".fact-error");
+        setText(factError, counter.factError); setShown(factError, !!counter.factError);
+        const randomError = card.querySelector(".random-error");
+        setText(randomError, counter.randomNumberError); setShown(randomError, !!counter.randomNumberError);
+      });
+    }
+
+    let renderedResults = "";
+    function renderSearch(search) {
+      const input = $("search-query");
+      if (document.activeElement !== input && input.value !== search.query) input.value = search.query;
+      setShown($("search-spinner"), search.isSearchInFlight);
+      setText($("search-error"), search.errorMessage);
+      setShown($("search-error"), !!search.errorMessage);
+      const key = JSON.stringify([search.results, search.weather && search.weather.id]);
+      if (key !== renderedResults) {
+        renderedResults = key;
+        const list = $("search-results");
+        list.replaceChildren(...search.results.map((place) => {
+          const item = document.createElement("li");
+          const button = document.createElement("button");
+          button.type = "button";
+          button.dataset.id = String(place.id);
+          button.textContent = place.name + (place.admin1 ? ", " + place.admin1 : "") + " — " + place.country;
+          if (search.weather && search.weather.id === place.id) button.classList.add("selected");
+          button.addEventListener("click", () => send({ type: "search.select", id: place.id }));
+          item.appendChild(button);
+          return item;
+        }));
+      }
+      const forecast = $("forecast");
+      const loadingID = search.forecastRequestInFlightID;
+      setShown(forecast, !!search.weather || loadingID != null);
+      setShown($("forecast-spinner"), loadingID != null);
+      const shownID = search.weather ? search.weather.id : loadingID;
+      const place = search.results.find((p) => p.id === shownID);
+      setText($("forecast-title"), place ? "Forecast for " + place.name : "Forecast");
+      drawForecast(search.weather);
+    }
+
+    let renderedForecast = "";
+    function drawForecast(weather) {
+      const key = JSON.stringify(weather);
+      if (key === renderedForecast) return;
+      renderedForecast = key;
+      const chart = $("forecast-chart");
+      const table = $("forecast-table");
+      if (!weather || weather.days.length === 0) { chart.replaceChildren(); table.replaceChildren(); return; }
+      const days = weather.days;
+      const width = 520, height = 200, left = 40, right = 12, top = 14, bottom = 28;
+      const low = Math.min(...days.map((d) => d.min)), high = Math.max(...days.map((d) => d.max));
+      const span = Math.max(high - low, 1);
+      const x = (i) => left + (days.length === 1 ? 0 : i * (width - left - right) / (days.length - 1));
+      const y = (t) => top + (high - t) * (height - top - bottom) / span;
+      const ns = "http://www.w3.org/2000/svg";
+      const svg = document.createElementNS(ns, "svg");
+      svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", "Daily minimum and maximum temperatures");
+      svg.id = "forecast-svg";
+      const add = (name, attributes, text) => {
+        const element = document.createElementNS(ns, name);
+        for (const [k, v] of Object.entries(attributes)) element.setAttribute(k, v);
+        if (text != null) element.textContent = text;
+        svg.appendChild(element);
+        return element;
+      };
+      for (const t of [low, (low + high) / 2, high]) {
+        add("line", { x1: left, x2: width - right, y1: y(t), y2: y(t), stroke: "#e3e3e3" });
+        add("text", { x: left - 6, y: y(t) + 4, "text-anchor": "end", "font-size": 11, fill: "#6e6e73" }, t.toFixed(0));
+      }
+      const line = (key, color, cls) => {
+        add("polyline", { points: days.map((d, i) => x(i) + "," + y(d[key])).join(" "), fill: "none", stroke: color, "stroke-width": 2, class: cls });
+        days.forEach((d, i) => add("circle", { cx: x(i), cy: y(d[key]), r: 3, fill: color }));
+      };
+      line("max", "#d9480f", "series-max");
+      line("min", "#1c7ed6", "series-min");
+      days.forEach((d, i) => add("text", { x: x(i), y: height - 8, "text-anchor": "middle", "font-size": 11, fill: "#6e6e73" }, d.date.slice(5)));
+      chart.replaceChildren(svg);
+      const rows = ["<tr><th>Day</th><th>Min</th><th>Max</th></tr>"].concat(days.map((d) =>
+        "<tr><td>" + d.date + "</td><td>" + d.min.toFixed(1) + " " + escapeHTML(d.unit) + "</td><td>" + d.max.toFixed(1) + " " + escapeHTML(d.unit) + "</td></tr>"));
+      table.innerHTML = rows.join("");
+    }
+
+    function escapeHTML(text) {
+      return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+    }
+
+    function renderSettings(settings) {
+      for (const control of document.querySelectorAll("#settings-form [data-field]")) {
+        const value = settings[control.dataset.field];
+        if (control.type === "checkbox") {
+          if (control.checked !== value) control.checked = value;
+        } else if (document.activeElement !== control && control.value !== value) {
+          control.value = value;
+        }
+      }
+      setText($("displayName-error"), settings.displayNameError);
+      setShown($("displayName-error"), !!settings.displayNameError);
+    }
+
+    function renderEpisodes(episodes) {
+      keyed($("episode-list"), episodes, (episode) => {
+        const card = document.createElement("div");
+        card.className = "card episode";
+        card.innerHTML =
+          '<div class="row"><span class="title" style="flex:1"></span>' +
+          '<button class="heart" data-do="episode.favorite"></button></div>' +
+          '<div class="alert" role="alertdialog" hidden><span class="alert-text"></span>' +
+          '<button class="act" data-do="episode.dismissAlert">OK</button></div>';
+        for (const button of card.querySelectorAll("button[data-do]")) {
+          button.addEventListener("click", () => send({ type: button.dataset.do, id: episode.id }));
+        }
+        return card;
+      }, (card, episode) => {
+        setText(card.querySelector(".title"), episode.title);
+        const heart = card.querySelector(".heart");
+        setText(heart, episode.isFavorite ? "♥" : "♡");
+        heart.setAttribute("aria-pressed", String(episode.isFavorite));
+        heart.setAttribute("aria-label", (episode.isFavorite ? "Unfavorite " : "Favorite ") + episode.title);
+        const alert = card.querySelector(".alert");
+        setShown(alert, !!episode.alert);
+        setText(card.querySelector(".alert-text"),
+          episode.alert ? [episode.alert.title, episode.alert.message].filter(Boolean).join(" ") : "");
+      });
+    }
+
+    // ---------- controls ----------
+
+    for (const tab of document.querySelectorAll("nav button")) {
+      tab.addEventListener("click", () => send({ type: "tab.select", tab: tab.dataset.tab }));
+    }
+    $("add-counter").addEventListener("click", () => send({ type: "counter.add" }));
+    // Every keystroke is sent; the server debounces the search by 300 ms.
+    $("search-query").addEventListener("input", (event) => send({ type: "search.query", query: event.target.value }));
+    $("search-query").addEventListener("keydown", (event) => {
+      if (event.key === "Enter") { event.preventDefault(); send({ type: "search.submit" }); }
     });
-    const body = await response.json();
-    if (response.ok) { hideBanner(); accept(body); return; }
-    if (response.status === 404) { expired(); return; }
-    showBanner(body.error || ("HTTP " + response.status), false);
-  } catch (error) {
-    showBanner("Cannot reach the server: " + error.message, false);
-  }
-}
-
-// ---------- rendering ----------
-
-function setText(element, text) {
-  const value = text == null ? "" : String(text);
-  if (element.textContent !== value) element.textContent = value;
-}
-function setShown(element, shown) { element.hidden = !shown; }
-
-function render(s) {
-  setText($("header"), s.header);
-  document.title = s.header;
-  for (const tab of document.querySelectorAll("nav button")) {
-    tab.setAttribute("aria-selected", String(tab.dataset.tab === s.selectedTab));
-  }
-  for (const section of document.querySelectorAll("section[data-section]")) {
-    section.hidden = section.dataset.section !== s.selectedTab;
-  }
-  renderCounters(s.counters);
-  renderSearch(s.search);
-  renderSettings(s.settings);
-  renderEpisodes(s.episodes);
-}
-
-function keyed(container, items, create, update) {
-  const existing = new Map();
-  for (const child of Array.from(container.children)) existing.set(child.dataset.id, child);
-  let previous = null;
-  for (const item of items) {
-    let element = existing.get(String(item.id));
-    if (!element) { element = create(item); element.dataset.id = String(item.id); }
-    existing.delete(String(item.id));
-    update(element, item);
-    const next = previous ? previous.nextSibling : container.firstChild;
-    if (next !== element) container.insertBefore(element, next);
-    previous = element;
-  }
-  for (const element of existing.values()) element.remove();
-}
-
-function renderCounters(counters) {
-  keyed($("counter-list"), counters, (counter) => {
-    const card = document.createElement("div");
-    card.className = "card counter";
-    card.innerHTML =
-      '<div class="row">' +
-      '<button class="act" data-do="counter.decrement" aria-label="Decrement">−</button>' +
-      '<span class="count"></span>' +
-      '<button class="act" data-do="counter.increment" aria-label="Increment">+</button>' +
-      '<button class="act" data-do="counter.fact">Fact</button>' +
-      '<button class="act" data-do="counter.random">Random</button>' +
-      '<button class="act" data-do="counter.timer"></button>' +
-      '<span class="spinner" hidden></span>' +
-      '<button class="act" data-do="counter.remove" style="margin-left:auto">Remove</button>' +
-      '</div><p class="fact"></p><p class="error fact-error"></p><p class="error random-error"></p>';
-    for (const button of card.querySelectorAll("button[data-do]")) {
-      button.addEventListener("click", () => send({ type: button.dataset.do, id: counter.id }));
+    for (const control of document.querySelectorAll("#settings-form [data-field]")) {
+      const field = control.dataset.field;
+      if (control.type === "checkbox") {
+        control.addEventListener("change", () => send({ type: "settings.set", field, value: control.checked }));
+      } else if (control.tagName === "SELECT") {
+        control.addEventListener("change", () => send({ type: "settings.set", field, value: control.value }));
+      } else {
+        control.addEventListener("input", () => send({ type: "settings.set", field, value: control.value }));
+      }
     }
-    return card;
-  }, (card, counter) => {
-    setText(card.querySelector(".count"), counter.count);
-    setText(card.querySelector('[data-do="counter.timer"]'), counter.isTimerOn ? "Stop timer" : "Start timer");
-    setShown(card.querySelector(".spinner"), counter.isFactRequestInFlight || counter.isRandomNumberRequestInFlight);
-    const fact = card.querySelector(".fact");
-    setText(fact, counter.fact); setShown(fact, !!counter.fact);
-    const factError = card.querySelector(".fact-error");
-    setText(factError, counter.factError); setShown(factError, !!counter.factError);
-    const randomError = card.querySelector(".random-error");
-    setText(randomError, counter.randomNumberError); setShown(randomError, !!counter.randomNumberError);
-  });
-}
+    $("reset-settings").addEventListener("click", () => send({ type: "settings.reset" }));
+    $("restart").addEventListener("click", start);
 
-let renderedResults = "";
-function renderSearch(search) {
-  const input = $("search-query");
-  if (document.activeElement !== input && input.value !== search.query) input.value = search.query;
-  setShown($("search-spinner"), search.isSearchInFlight);
-  setText($("search-error"), search.errorMessage);
-  setShown($("search-error"), !!search.errorMessage);
-  const key = JSON.stringify([search.results, search.weather && search.weather.id]);
-  if (key !== renderedResults) {
-    renderedResults = key;
-    const list = $("search-results");
-    list.replaceChildren(...search.results.map((place) => {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.id = String(place.id);
-      button.textContent = place.name + (place.admin1 ? ", " + place.admin1 : "") + " — " + place.country;
-      if (search.weather && search.weather.id === place.id) button.classList.add("selected");
-      button.addEventListener("click", () => send({ type: "search.select", id: place.id }));
-      item.appendChild(button);
-      return item;
-    }));
-  }
-  const forecast = $("forecast");
-  const loadingID = search.forecastRequestInFlightID;
-  setShown(forecast, !!search.weather || loadingID != null);
-  setShown($("forecast-spinner"), loadingID != null);
-  const shownID = search.weather ? search.weather.id : loadingID;
-  const place = search.results.find((p) => p.id === shownID);
-  setText($("forecast-title"), place ? "Forecast for " + place.name : "Forecast");
-  drawForecast(search.weather);
-}
-
-let renderedForecast = "";
-function drawForecast(weather) {
-  const key = JSON.stringify(weather);
-  if (key === renderedForecast) return;
-  renderedForecast = key;
-  const chart = $("forecast-chart");
-  const table = $("forecast-table");
-  if (!weather || weather.days.length === 0) { chart.replaceChildren(); table.replaceChildren(); return; }
-  const days = weather.days;
-  const width = 520, height = 200, left = 40, right = 12, top = 14, bottom = 28;
-  const low = Math.min(...days.map((d) => d.min)), high = Math.max(...days.map((d) => d.max));
-  const span = Math.max(high - low, 1);
-  const x = (i) => left + (days.length === 1 ? 0 : i * (width - left - right) / (days.length - 1));
-  const y = (t) => top + (high - t) * (height - top - bottom) / span;
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Daily minimum and maximum temperatures");
-  svg.id = "forecast-svg";
-  const add = (name, attributes, text) => {
-    const element = document.createElementNS(ns, name);
-    for (const [k, v] of Object.entries(attributes)) element.setAttribute(k, v);
-    if (text != null) element.textContent = text;
-    svg.appendChild(element);
-    return element;
-  };
-  for (const t of [low, (low + high) / 2, high]) {
-    add("line", { x1: left, x2: width - right, y1: y(t), y2: y(t), stroke: "#e3e3e3" });
-    add("text", { x: left - 6, y: y(t) + 4, "text-anchor": "end", "font-size": 11, fill: "#6e6e73" }, t.toFixed(0));
-  }
-  const line = (key, color, cls) => {
-    add("polyline", { points: days.map((d, i) => x(i) + "," + y(d[key])).join(" "), fill: "none", stroke: color, "stroke-width": 2, class: cls });
-    days.forEach((d, i) => add("circle", { cx: x(i), cy: y(d[key]), r: 3, fill: color }));
-  };
-  line("max", "#d9480f", "series-max");
-  line("min", "#1c7ed6", "series-min");
-  days.forEach((d, i) => add("text", { x: x(i), y: height - 8, "text-anchor": "middle", "font-size": 11, fill: "#6e6e73" }, d.date.slice(5)));
-  chart.replaceChildren(svg);
-  const rows = ["<tr><th>Day</th><th>Min</th><th>Max</th></tr>"].concat(days.map((d) =>
-    "<tr><td>" + d.date + "</td><td>" + d.min.toFixed(1) + " " + escapeHTML(d.unit) + "</td><td>" + d.max.toFixed(1) + " " + escapeHTML(d.unit) + "</td></tr>"));
-  table.innerHTML = rows.join("");
-}
-
-function escapeHTML(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
-
-function renderSettings(settings) {
-  for (const control of document.querySelectorAll("#settings-form [data-field]")) {
-    const value = settings[control.dataset.field];
-    if (control.type === "checkbox") {
-      if (control.checked !== value) control.checked = value;
-    } else if (document.activeElement !== control && control.value !== value) {
-      control.value = value;
-    }
-  }
-  setText($("displayName-error"), settings.displayNameError);
-  setShown($("displayName-error"), !!settings.displayNameError);
-}
-
-function renderEpisodes(episodes) {
-  keyed($("episode-list"), episodes, (episode) => {
-    const card = document.createElement("div");
-    card.className = "card episode";
-    card.innerHTML =
-      '<div class="row"><span class="title" style="flex:1"></span>' +
-      '<button class="heart" data-do="episode.favorite"></button></div>' +
-      '<div class="alert" role="alertdialog" hidden><span class="alert-text"></span>' +
-      '<button class="act" data-do="episode.dismissAlert">OK</button></div>';
-    for (const button of card.querySelectorAll("button[data-do]")) {
-      button.addEventListener("click", () => send({ type: button.dataset.do, id: episode.id }));
-    }
-    return card;
-  }, (card, episode) => {
-    setText(card.querySelector(".title"), episode.title);
-    const heart = card.querySelector(".heart");
-    setText(heart, episode.isFavorite ? "♥" : "♡");
-    heart.setAttribute("aria-pressed", String(episode.isFavorite));
-    heart.setAttribute("aria-label", (episode.isFavorite ? "Unfavorite " : "Favorite ") + episode.title);
-    const alert = card.querySelector(".alert");
-    setShown(alert, !!episode.alert);
-    setText(card.querySelector(".alert-text"),
-      episode.alert ? [episode.alert.title, episode.alert.message].filter(Boolean).join(" ") : "");
-  });
-}
-
-// ---------- controls ----------
-
-for (const tab of document.querySelectorAll("nav button")) {
-  tab.addEventListener("click", () => send({ type: "tab.select", tab: tab.dataset.tab }));
-}
-$("add-counter").addEventListener("click", () => send({ type: "counter.add" }));
-// Every keystroke is sent; the server debounces the search by 300 ms.
-$("search-query").addEventListener("input", (event) => send({ type: "search.query", query: event.target.value }));
-$("search-query").addEventListener("keydown", (event) => {
-  if (event.key === "Enter") { event.preventDefault(); send({ type: "search.submit" }); }
-});
-for (const control of document.querySelectorAll("#settings-form [data-field]")) {
-  const field = control.dataset.field;
-  if (control.type === "checkbox") {
-    control.addEventListener("change", () => send({ type: "settings.set", field, value: control.checked }));
-  } else if (control.tagName === "SELECT") {
-    control.addEventListener("change", () => send({ type: "settings.set", field, value: control.value }));
-  } else {
-    control.addEventListener("input", () => send({ type: "settings.set", field, value: control.value }));
-  }
-}
-$("reset-settings").addEventListener("click", () => send({ type: "settings.reset" }));
-$("restart").addEventListener("click", start);
-
-start();
-</script>
-</body>
-</html>
-"""#
+    start();
+    </script>
+    </body>
+    </html>
+    """#
 }

@@ -82,13 +82,7 @@ public enum WebRoutes {
       // An unknown session is reported before the body is even read.
       guard await registry.contains(id) else { throw APIError.unknownSession(id) }
       let body = try await readBody(request)
-      let action: UserAction
-      do {
-        action = try UserAction.decode(body)
-      } catch {
-        logger.notice("Refused action", metadata: ["reason": "\(error.message)"])
-        throw APIError(.badRequest, error.message)
-      }
+      let action = try decodeAction(body, logger: logger)
       let snapshot = try await registry.perform(action, in: id)
       return try json(SessionResponse(id: id, snapshot: snapshot))
     }
@@ -100,7 +94,6 @@ public enum WebRoutes {
         status: .ok,
         headers: [
           .contentType: "text/event-stream", .cacheControl: "no-store",
-          HTTPField.Name("X-Accel-Buffering")!: "no",
         ],
         body: ResponseBody { writer in
           try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
@@ -124,6 +117,16 @@ public enum WebRoutes {
       throw APIError(.notFound, "no such API route: POST \(request.uri.path)")
     }
     return router
+  }
+
+  /// The action in `body`, refused with 400 and the decoding failure's message.
+  private static func decodeAction(_ body: Data, logger: Logger) throws(APIError) -> UserAction {
+    do {
+      return try UserAction.decode(body)
+    } catch {
+      logger.notice("Refused action", metadata: ["reason": "\(error.message)"])
+      throw APIError(.badRequest, error.message)
+    }
   }
 
   /// The body, refused with 413 beyond ``maximumBodySize``.

@@ -1,4 +1,5 @@
 import ComposableArchitecture
+import EpisodesFeature
 import Foundation
 import Hummingbird
 import Logging
@@ -29,18 +30,24 @@ public struct WebServer: Sendable {
     public var sessions: SessionRegistry.Configuration
     /// How often idle sessions are expired and keep-alives sent.
     public var sweepInterval: Duration
+    /// How often the simulated favorites service fails, 0...1. There is no favorites service
+    /// yet; the server runs the seed's simulated one (`FavoriteClient.simulated`), which needs no
+    /// network and so is the front end's to set up, not the executable's.
+    public var favoriteFailureRate: Double
 
     /// Creates a configuration.
     public init(
       host: String = "127.0.0.1",
       port: Int = 8080,
       sessions: SessionRegistry.Configuration = .init(),
-      sweepInterval: Duration = .seconds(15)
+      sweepInterval: Duration = .seconds(15),
+      favoriteFailureRate: Double = 0.25
     ) {
       self.host = host
       self.port = port
       self.sessions = sessions
       self.sweepInterval = sweepInterval
+      self.favoriteFailureRate = favoriteFailureRate
     }
   }
 
@@ -87,8 +94,13 @@ public struct WebServer: Sendable {
   ///
   /// - Parameter onStart: called with the local URL once the server listens.
   public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
+    let (live, failureRate) = (dependencies, configuration.favoriteFailureRate)
     let registry = await SessionRegistry(
-      configuration: configuration.sessions, logger: logger, dependencies: dependencies)
+      configuration: configuration.sessions, logger: logger,
+      dependencies: { values in
+        values.favoriteClient = .simulated(failureRate: failureRate)
+        live(&values)
+      })
     let host = configuration.host
     let app = Self.application(
       registry: registry, configuration: configuration, logger: logger,

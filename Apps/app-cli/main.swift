@@ -9,7 +9,8 @@ import TerminalFrontend
 import WeatherClient
 import WeatherClientLive
 
-let status = await TerminalApp.main(arguments: Array(CommandLine.arguments.dropFirst())) { options in
+let status = await TerminalApp.main(arguments: Array(CommandLine.arguments.dropFirst())) {
+  options in
   func url(_ text: String?, flag: String) throws -> URL? {
     guard let text else { return nil }
     guard let url = HTTPBaseURL.validated(text) else {
@@ -20,8 +21,10 @@ let status = await TerminalApp.main(arguments: Array(CommandLine.arguments.dropF
   let timeout = options.timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
 
   var weather = try WeatherClient.Configuration()
-  weather.geocodingBaseURL = try url(options.geocodingURL, flag: "--geocoding-url") ?? weather.geocodingBaseURL
-  weather.forecastBaseURL = try url(options.forecastURL, flag: "--forecast-url") ?? weather.forecastBaseURL
+  weather.geocodingBaseURL =
+    try url(options.geocodingURL, flag: "--geocoding-url") ?? weather.geocodingBaseURL
+  weather.forecastBaseURL =
+    try url(options.forecastURL, flag: "--forecast-url") ?? weather.forecastBaseURL
   weather.timeout = timeout ?? weather.timeout
 
   var fact = try FactClient.Configuration()
@@ -31,7 +34,8 @@ let status = await TerminalApp.main(arguments: Array(CommandLine.arguments.dropF
   var random = try RandomNumberClient.Configuration()
   if let source = options.randomSource {
     guard let parsed = RandomNumberClient.Configuration.Source(rawValue: source.lowercased()) else {
-      throw ConfigurationError(variable: "--random-source", value: source, expected: "system or http")
+      throw ConfigurationError(
+        variable: "--random-source", value: source, expected: "system or http")
     }
     random.source = parsed
   }

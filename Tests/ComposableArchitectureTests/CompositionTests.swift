@@ -230,7 +230,8 @@ struct IfCaseLetTests {
     withKnownIssue {
       store.send(.counter(.incrementButtonTapped))
     } matching: { issue in
-      message(of: issue).contains("received a child action when child state was set to a different case")
+      message(of: issue).contains(
+        "received a child action when child state was set to a different case")
     }
     #expect(store.state == .text("x"))
   }

@@ -103,7 +103,8 @@ struct EffectTests {
     await withKnownIssue {
       await store.send(()).finish()
     } matching: { issue in
-      message(of: issue).contains("An \"Effect.run\" returned from \"ComposableArchitectureTests/EffectTests.swift:")
+      message(of: issue).contains(
+        "An \"Effect.run\" returned from \"ComposableArchitectureTests/EffectTests.swift:")
         && message(of: issue).contains("threw an unhandled error")
         && message(of: issue).contains("EffectTests.Failure")
     }

@@ -73,7 +73,9 @@ struct PresentationTests {
   @Test func dismissSetsThePresentedStateToNil() async {
     let store = TestStore(initialState: Deleter.State()) { Deleter() }
     await store.send(.deleteButtonTapped) {
-      $0.alert = AlertState { TextState("Delete everything?") } actions: {
+      $0.alert = AlertState {
+        TextState("Delete everything?")
+      } actions: {
         ButtonState(role: .destructive, action: .confirmDeletion) { TextState("Delete") }
         ButtonState(role: .cancel) { TextState("Cancel") }
       }
@@ -101,7 +103,8 @@ struct PresentationTests {
     withKnownIssue {
       store.send(.timer(.presented(.incrementButtonTapped)))
     } matching: { issue in
-      message(of: issue).contains("received a presentation action when destination state was absent")
+      message(of: issue).contains(
+        "received a presentation action when destination state was absent")
     }
   }
 

@@ -279,7 +279,8 @@ struct TestStoreTests {
     await withKnownIssue {
       await task.finish(timeout: .milliseconds(50))
     } matching: { issue in
-      message(of: issue).hasPrefix("Expected task to finish, but it is still in-flight after 0.05 seconds.")
+      message(of: issue).hasPrefix(
+        "Expected task to finish, but it is still in-flight after 0.05 seconds.")
     }
     await task.cancel()
   }

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The seed's code, kept as the seed wrote it; see the header below.)
 // Seed: /work/shared/seeds/favoriting-episodes.txt — TCA's "ReusableFavoriting" case study as the
 // post quotes it: the reusable component (lines 410-462), the `Episode` feature (lines 481-508),
 // `Episodes` (lines 535-553), and the error, live `favorite` function and mocks (lines 595-619).
@@ -79,11 +81,11 @@ struct Favoriting<ID: Hashable & Sendable>: Reducer {
       }
       .cancellable(id: CancelID(id: AnyHashableSendable(state.id)), cancelInFlight: true)  // 🟠 5. cancelInFlight는 새로운 거 시작하기 전에 해당 ID를 취소할지 말지를 결정
 
-    case let .response(.failure(error)):
+    case .response(.failure(let error)):
       state.alert = AlertState { TextState(error.localizedDescription) }
       return .none
 
-    case let .response(.success(isFavorite)):
+    case .response(.success(let isFavorite)):
       state.isFavorite = isFavorite
       return .none
     }

@@ -38,7 +38,8 @@ struct RandomCounterClient {
 
 extension RandomCounterClient {
   static let live = RandomCounterClient(fetchRandomNumber: {
-    let url = URL(string: "<http://www.randomnumberapi.com/api/v1.0/random?min=1&max=1000&count=1>")!
+    let url = URL(
+      string: "<http://www.randomnumberapi.com/api/v1.0/random?min=1&max=1000&count=1>")!
     let (data, _) = try await URLSession.shared.data(from: url)
     return try JSONDecoder().decode([Int].self, from: data).first ?? 0
   })

@@ -59,7 +59,7 @@ struct Search {
         state.resultForecastRequestInFlight = nil
         return .none
 
-      case let .forecastResponse(id, .success(forecast)):
+      case .forecastResponse(let id, .success(let forecast)):
         state.weather = State.Weather(
           id: id,
           days: forecast.daily.time.indices.map {
@@ -75,7 +75,7 @@ struct Search {
         state.resultForecastRequestInFlight = nil
         return .none
 
-      case let .searchQueryChanged(query):
+      case .searchQueryChanged(let query):
         state.searchQuery = query
 
         // When the query is cleared we can clear the search results, but we have to make sure to
@@ -100,11 +100,11 @@ struct Search {
         state.results = []
         return .none
 
-      case let .searchResponse(.success(response)):
+      case .searchResponse(.success(let response)):
         state.results = response.results
         return .none
 
-      case let .searchResultTapped(location):
+      case .searchResultTapped(let location):
         state.resultForecastRequestInFlight = location
 
         return .run { send in
@@ -163,10 +163,9 @@ struct WeatherClient {
   var search: @Sendable (_ query: String) async throws -> GeocodingSearch
 }
 
-
 // 실제 통신 전 테스트
 extension WeatherClient: TestDependencyKey {
-    // 여기서의 Self는 WeatherClient
+  // 여기서의 Self는 WeatherClient
   static let previewValue = Self(
     forecast: { _ in .mock },
     search: { _ in .mock }

@@ -56,7 +56,8 @@ struct SectionContentFeature: Reducer {
         return .none
       case .getFactButtonTapped:
         return .run { [count = state.count] send in  // 캡처
-          let (data, _) = try await URLSession.shared.data(from: URL(string: "http://www.numbersapi.com/\(count)")!)
+          let (data, _) = try await URLSession.shared.data(
+            from: URL(string: "http://www.numbersapi.com/\(count)")!)
           let fact = String(data: data, encoding: .utf8) ?? ""
           await send(.factResponse(fact))
         }

@@ -6,16 +6,18 @@ struct KeyDecoderTests {
   @Test func printableCharactersAndControlKeys() {
     var decoder = KeyDecoder()
     #expect(decoder.decode(Array("a+".utf8)) == [.character("a"), .character("+")])
-    #expect(decoder.decode([0x0D, 0x7F, 0x09, 0x03, 0x04]) == [
-      .enter, .backspace, .tab, .controlC, .controlD,
-    ])
+    #expect(
+      decoder.decode([0x0D, 0x7F, 0x09, 0x03, 0x04]) == [
+        .enter, .backspace, .tab, .controlC, .controlD,
+      ])
   }
 
   @Test func arrowKeysInBothEncodings() {
     var decoder = KeyDecoder()
-    #expect(decoder.decode(Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D\u{1B}[Z".utf8)) == [
-      .up, .down, .right, .left, .backTab,
-    ])
+    #expect(
+      decoder.decode(Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D\u{1B}[Z".utf8)) == [
+        .up, .down, .right, .left, .backTab,
+      ])
   }
 
   @Test func sequencesSplitAcrossReadsAreCompleted() {

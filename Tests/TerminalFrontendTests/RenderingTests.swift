@@ -54,8 +54,12 @@ struct RenderingTests {
         $0.search.weather = Search.State.Weather(
           id: 1,
           days: [
-            .init(date: Date(timeIntervalSince1970: 0), temperatureMax: 20, temperatureMaxUnit: "°C", temperatureMin: 10, temperatureMinUnit: "°C"),
-            .init(date: Date(timeIntervalSince1970: 86_400), temperatureMax: 30, temperatureMaxUnit: "°C", temperatureMin: 0, temperatureMinUnit: "°C"),
+            .init(
+              date: Date(timeIntervalSince1970: 0), temperatureMax: 20, temperatureMaxUnit: "°C",
+              temperatureMin: 10, temperatureMinUnit: "°C"),
+            .init(
+              date: Date(timeIntervalSince1970: 86_400), temperatureMax: 30,
+              temperatureMaxUnit: "°C", temperatureMin: 0, temperatureMinUnit: "°C"),
           ])
       },
       view: ViewState(), style: .plain)
@@ -80,7 +84,8 @@ struct RenderingTests {
         $0.search.errorMessage = "Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com"
       }, view: view, style: .plain)
     #expect(text.contains("Search: Seo█  ⟳ searching…\n"))
-    #expect(text.contains("error: Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com\n"))
+    #expect(
+      text.contains("error: Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com\n"))
     #expect(text.hasSuffix("type to edit · Backspace delete · Enter/Esc done · Ctrl-C quit"))
   }
 

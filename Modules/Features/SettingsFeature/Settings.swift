@@ -119,7 +119,9 @@ extension Settings.State {
       // Tabs and line breaks are white space; any other control character is refused.
       let isSpace = CharacterSet.whitespacesAndNewlines.contains(scalar)
       if !isSpace, CharacterSet.controlCharacters.contains(scalar) {
-        if !errors.contains(Self.controlCharacterError) { errors.append(Self.controlCharacterError) }
+        if !errors.contains(Self.controlCharacterError) {
+          errors.append(Self.controlCharacterError)
+        }
         continue
       }
       if isSpace && previousWasSpace { continue }

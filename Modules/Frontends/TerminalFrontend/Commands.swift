@@ -26,7 +26,8 @@ public struct ClientOptions: ParsableArguments, Sendable {
   @Option(help: ArgumentHelp("Base URL of the number-trivia service.", valueName: "url"))
   public var factURL: String?
 
-  @Option(help: ArgumentHelp("Random numbers from 'system' (offline) or 'http'.", valueName: "source"))
+  @Option(
+    help: ArgumentHelp("Random numbers from 'system' (offline) or 'http'.", valueName: "source"))
   public var randomSource: String?
 
   @Option(help: ArgumentHelp("Base URL of the random-number service.", valueName: "url"))
@@ -56,7 +57,8 @@ public enum TerminalApp {
       }
       let options = runnable.clientOptions
       let dependencies: DependencyOverrides =
-        options.offline ? offlineDependencies : withSimulatedFavorites(try liveDependencies(options))
+        options.offline
+        ? offlineDependencies : withSimulatedFavorites(try liveDependencies(options))
       return try await runnable.execute(dependencies: dependencies)
     } catch let failure as CommandFailure {
       FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
@@ -108,8 +110,10 @@ struct AppCLI: ParsableCommand {
       screen; q or Ctrl-C quits). The subcommands run one request and print the result, as text \
       or, with --json, as JSON.
       """,
-    subcommands: [Interactive.self, SearchCommand.self, ForecastCommand.self, FactCommand.self,
-      RandomCommand.self],
+    subcommands: [
+      Interactive.self, SearchCommand.self, ForecastCommand.self, FactCommand.self,
+      RandomCommand.self,
+    ],
     defaultSubcommand: Interactive.self
   )
 }

@@ -27,9 +27,11 @@ public enum ForecastChart {
         String(repeating: "·", count: from) + String(repeating: "█", count: to - from + 1)
         + String(repeating: "·", count: width - 1 - to)
       let label = dayLabel(day.date, index: index).padding(toLength: 6, withPad: " ", startingAt: 0)
-      let minimum = String(repeating: " ", count: minimumWidth - minimums[index].count)
+      let minimum =
+        String(repeating: " ", count: minimumWidth - minimums[index].count)
         + minimums[index]
-      return "\(label)  \(style.cyan(minimum))  \(bar)  \(style.yellow(format(day.temperatureMax, day.temperatureMaxUnit)))"
+      return
+        "\(label)  \(style.cyan(minimum))  \(bar)  \(style.yellow(format(day.temperatureMax, day.temperatureMaxUnit)))"
     }
   }
 

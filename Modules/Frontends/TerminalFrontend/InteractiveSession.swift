@@ -62,7 +62,7 @@ enum InteractiveSession {
     defer {
       input.cancel()
       states.cancel()
-      signalSources.forEach { $0.cancel() }
+      for source in signalSources { source.cancel() }
       controller.shutDown()
     }
 

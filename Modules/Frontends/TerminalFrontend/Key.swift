@@ -53,11 +53,21 @@ public struct KeyDecoder: Sendable {
           keys.append(.escape)
           index += 1
         }
-      case 0x03: keys.append(.controlC); index += 1
-      case 0x04: keys.append(.controlD); index += 1
-      case 0x09: keys.append(.tab); index += 1
-      case 0x0A, 0x0D: keys.append(.enter); index += 1
-      case 0x08, 0x7F: keys.append(.backspace); index += 1
+      case 0x03:
+        keys.append(.controlC)
+        index += 1
+      case 0x04:
+        keys.append(.controlD)
+        index += 1
+      case 0x09:
+        keys.append(.tab)
+        index += 1
+      case 0x0A, 0x0D:
+        keys.append(.enter)
+        index += 1
+      case 0x08, 0x7F:
+        keys.append(.backspace)
+        index += 1
       case 0x00..<0x20: index += 1  // other control bytes
       default:
         // A UTF-8 scalar: 1 to 4 bytes.

@@ -47,7 +47,8 @@ public enum ScreenRenderer {
     var lines: [String] = []
     for (index, counter) in counters.enumerated() {
       let selected = index == view.selectedCounter
-      var line = "\(marker(selected, style: style)) Counter \(index + 1)   count: \(style.bold(String(counter.count)))"
+      var line =
+        "\(marker(selected, style: style)) Counter \(index + 1)   count: \(style.bold(String(counter.count)))"
       line += "   timer: \(counter.isTimerOn ? style.green("on ⏱") : "off")"
       lines.append(line)
       if counter.isFactRequestInFlight {
@@ -73,7 +74,10 @@ public enum ScreenRenderer {
   static func search(_ search: Search.State, view: ViewState, style: Style) -> [String] {
     var lines: [String] = []
     let editing = view.editing == .searchQuery
-    let field = editing ? search.searchQuery + "█" : (search.searchQuery.isEmpty ? style.dim("(press / to type a city)") : search.searchQuery)
+    let field =
+      editing
+      ? search.searchQuery + "█"
+      : (search.searchQuery.isEmpty ? style.dim("(press / to type a city)") : search.searchQuery)
     lines.append("Search: \(field)\(view.isSearching ? "  " + style.yellow("⟳ searching…") : "")")
     if let error = search.errorMessage {
       lines.append(style.red("error: \(error)"))
@@ -113,7 +117,8 @@ public enum ScreenRenderer {
       let value: String
       switch row {
       case .displayName:
-        value = view.editing == .displayName
+        value =
+          view.editing == .displayName
           ? settings.displayName + "█"
           : (settings.displayName.isEmpty ? style.dim("(none)") : settings.displayName)
       case .digest: value = "‹ \(settings.digest.rawValue) ›"
@@ -144,9 +149,11 @@ public enum ScreenRenderer {
     var lines: [String] = []
     for (index, episode) in episodes.episodes.enumerated() {
       let heart = episode.isFavorite ? style.red("♥") : "♡"
-      lines.append("\(marker(index == view.selectedEpisode, style: style)) \(heart) \(episode.title)")
+      lines.append(
+        "\(marker(index == view.selectedEpisode, style: style)) \(heart) \(episode.title)")
     }
-    if let alerted = episodes.episodes.first(where: { $0.alert != nil }), let alert = alerted.alert {
+    if let alerted = episodes.episodes.first(where: { $0.alert != nil }), let alert = alerted.alert
+    {
       let text = " \(alert.title.string) (\(alerted.title)) "
       lines.append("")
       lines.append("┌" + String(repeating: "─", count: text.count) + "┐")
@@ -165,7 +172,8 @@ public enum ScreenRenderer {
     }
     let screen: String
     switch tab {
-    case .counters: screen = "↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove"
+    case .counters:
+      screen = "↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove"
     case .search: screen = "/ type · ↑/↓ select · Enter forecast · c clear"
     case .settings: screen = "↑/↓ select · Enter/Space change · ←/→ choose"
     case .episodes: screen = "↑/↓ select · Enter/Space favorite"

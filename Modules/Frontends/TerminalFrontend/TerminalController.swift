@@ -164,7 +164,8 @@ public final class TerminalController {
     let episodes = store.episodes.episodes
     if let alerted = episodes.first(where: { $0.alert != nil }) {
       if key == .enter || key == .escape || key == .character(" ") {
-        store.send(.episodes(.episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss))))))
+        store.send(
+          .episodes(.episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss))))))
       }
       return
     }

@@ -66,7 +66,9 @@ extension BindingAction: CasePathable {
     ) -> AnyCasePath<BindingAction, Value> {
       AnyCasePath(
         embed: { .set(keyPath, $0) },
-        extract: { ($0.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath) ? $0.value as? Value : nil }
+        extract: {
+          ($0.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath) ? $0.value as? Value : nil
+        }
       )
     }
   }

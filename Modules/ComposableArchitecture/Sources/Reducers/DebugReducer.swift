@@ -7,7 +7,8 @@ public struct _ReducerPrinter<State, Action>: Sendable {
 
   /// Creates a printer from a closure.
   public init(
-    printChange: @escaping @Sendable (_ receivedAction: Action, _ oldState: State, _ newState: State)
+    printChange:
+      @escaping @Sendable (_ receivedAction: Action, _ oldState: State, _ newState: State)
       -> Void
   ) {
     self._printChange = printChange

@@ -41,8 +41,10 @@ extension Reducer {
 /// The reducer built by ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
 public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
   @usableFromInline let parent: Parent
-  @usableFromInline let toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
-  @usableFromInline let toElementAction: CaseEmbedding<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let toElementsState:
+    WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElementAction:
+    CaseEmbedding<Parent.Action, IdentifiedAction<ID, Element.Action>>
   @usableFromInline let element: Element
   @usableFromInline let location: SourceLocation
 
@@ -61,7 +63,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     self.location = location
   }
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let elementEffects = reduceElement(into: &state, action: action)
 
     let idsBefore = state[keyPath: toElementsState].ids
@@ -126,7 +129,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     if case .none = effect.operation { return .none }
     let identity = ChildIdentity(keyPath: elementsKeyPathID, id: id)
     let toElementAction = self.toElementAction
-    return effect
+    return
+      effect
       .transformed(
         { toElementAction.embed(.element(id: id, action: $0)) },
         pathComponent: identity.pathComponent
@@ -169,7 +173,8 @@ func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
       let prefix = isRoot && !abbreviated ? typeName(type(of: value)) : ""
       if payload.displayStyle == .tuple {
         let labels = payload.children.map { child -> String in
-          let inner = Mirror(reflecting: child.value).displayStyle == .enum
+          let inner =
+            Mirror(reflecting: child.value).displayStyle == .enum
             ? " " + describe(child.value, isRoot: false) : ""
           return "\(child.label.map { $0.hasPrefix(".") ? "" : "\($0):" } ?? "")\(inner)"
         }

@@ -65,7 +65,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return ChildIdentity(keyPath: keyPathID, value: childState)
   }
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     var childEffects: Effect<Parent.Action> = .none
     if let childAction = toChildAction.extract(from: action) {
       if var childState = toChildState.extract(from: state) {
@@ -74,8 +75,10 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         state = toChildState.embed(childState)
         if case .none = effect.operation {
         } else {
-          childEffects = effect.transformed(toChildAction.embed, pathComponent: identity.pathComponent)
-            .cancellable(id: identity)
+          childEffects = effect.transformed(
+            toChildAction.embed, pathComponent: identity.pathComponent
+          )
+          .cancellable(id: identity)
         }
       } else {
         reportIssue(

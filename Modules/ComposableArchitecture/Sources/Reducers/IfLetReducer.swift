@@ -71,7 +71,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.location = location
   }
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let childAction = toChildAction.extract(from: action)
     var childEffects: Effect<Parent.Action> = .none
     if let childAction {
@@ -108,8 +109,10 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         let effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
         if case .none = effect.operation {
         } else {
-          childEffects = effect.transformed(toChildAction.embed, pathComponent: identity.pathComponent)
-            .cancellable(id: identity)
+          childEffects = effect.transformed(
+            toChildAction.embed, pathComponent: identity.pathComponent
+          )
+          .cancellable(id: identity)
         }
       }
     }

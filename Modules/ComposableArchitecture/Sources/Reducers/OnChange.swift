@@ -15,9 +15,11 @@ extension Reducer {
     of toValue: @escaping (State) -> V,
     _ perform: @escaping (_ oldValue: V, _ state: inout State) -> Effect<Action>
   ) -> _OnChangeReducer<Self, V> {
-    _OnChangeReducer(base: self, toValue: toValue, perform: { oldValue, state, _ in
-      perform(oldValue, &state)
-    })
+    _OnChangeReducer(
+      base: self, toValue: toValue,
+      perform: { oldValue, state, _ in
+        perform(oldValue, &state)
+      })
   }
 
   /// Runs a reducer, with the same action, when a value derived from state changes.
@@ -34,9 +36,11 @@ extension Reducer {
     of toValue: @escaping (State) -> V,
     @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: V, _ newValue: V) -> R
   ) -> _OnChangeReducer<Self, V> {
-    _OnChangeReducer(base: self, toValue: toValue, perform: { oldValue, state, action in
-      reducer(oldValue, toValue(state)).reduce(into: &state, action: action)
-    })
+    _OnChangeReducer(
+      base: self, toValue: toValue,
+      perform: { oldValue, state, action in
+        reducer(oldValue, toValue(state)).reduce(into: &state, action: action)
+      })
   }
 }
 

@@ -86,7 +86,8 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     }
   }
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let presentationAction = toPresentationAction.extract(from: action)
     let identityBefore = identity(state)
     var destinationEffects: Effect<Parent.Action> = .none

@@ -168,7 +168,6 @@ public final class Store<State, Action> {
     return stream
   }
 
-
   /// The current value of a property of the state, then each new value, with duplicates removed.
   ///
   /// ```swift

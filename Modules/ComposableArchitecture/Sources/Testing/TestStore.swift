@@ -204,7 +204,9 @@ public final class TestStore<State: Equatable, Action> {
       describeMismatch: { received in
         "Received:\n\(String(customDumping: received).indenting(by: 2))"
       },
-      describeExpectation: { "Expected to receive an action matching predicate, but didn't get one." },
+      describeExpectation: {
+        "Expected to receive an action matching predicate, but didn't get one."
+      },
       timeout: timeout, update: updateStateToExpectedResult,
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
@@ -226,7 +228,9 @@ public final class TestStore<State: Equatable, Action> {
       describeMismatch: { received in
         "Received:\n\(String(customDumping: received).indenting(by: 2))"
       },
-      describeExpectation: { "Expected to receive an action matching case path, but didn't get one." },
+      describeExpectation: {
+        "Expected to receive an action matching case path, but didn't get one."
+      },
       timeout: timeout, update: updateStateToExpectedResult,
       location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
@@ -495,7 +499,8 @@ public final class TestStore<State: Equatable, Action> {
       guard let update else {
         if previous != actual {
           fail(
-            stateMismatch("State was not expected to change, but a change occurred", previous, actual),
+            stateMismatch(
+              "State was not expected to change, but a change occurred", previous, actual),
             at: location)
         }
         return

@@ -12,14 +12,14 @@ final class RootCore<State, Action> {
   var dependencies: DependencyValues
   let registry = CancellationRegistry()
 
-  private var buffer: [(action: Action, tasks: EffectTaskList)] = []
+  private var buffer: [Pending] = []
   private var isSending = false
-  private var observers: [Int: Observer] = [:]
+  private var observers: [Int: RootObserver] = [:]
   private var nextObserverID = 0
 
-  struct Observer {
-    let onChange: @MainActor (_ rootState: Any) -> Void
-    let onFinish: @MainActor () -> Void
+  struct Pending {
+    let action: Action
+    let tasks: EffectTaskList
   }
 
   init(
@@ -48,21 +48,32 @@ final class RootCore<State, Action> {
   }
 
   private func enqueue(_ action: Action, tasks: EffectTaskList) {
-    buffer.append((action, tasks))
-    guard !isSending else { return }
-    isSending = true
-    var index = 0
-    while index < buffer.count {
-      let (action, tasks) = buffer[index]
-      index += 1
-      let effect = DependencyValues.$_current.withValue(dependencies) {
-        reducer(&state, action)
-      }
-      start(effect, tasks: tasks, cancelIDs: [])
+    guard !isSending else {
+      // Re-entrant: an action sent while another is being reduced waits its turn.
+      buffer.append(Pending(action: action, tasks: tasks))
+      return
     }
-    buffer.removeAll(keepingCapacity: true)
+    isSending = true
+    // Fast path: the action that started the send is reduced without going through the buffer.
+    reduce(action, tasks: tasks)
+    if !buffer.isEmpty {
+      var index = 0
+      while index < buffer.count {
+        let pending = buffer[index]
+        index += 1
+        reduce(pending.action, tasks: pending.tasks)
+      }
+      buffer.removeAll(keepingCapacity: true)
+    }
     isSending = false
     notifyObservers()
+  }
+
+  private func reduce(_ action: Action, tasks: EffectTaskList) {
+    let effect = DependencyValues.$_current.withValue(dependencies) {
+      reducer(&state, action)
+    }
+    start(effect, tasks: tasks, cancelIDs: [])
   }
 
   // MARK: Effects
@@ -140,7 +151,7 @@ final class RootCore<State, Action> {
   ) -> Int {
     let id = nextObserverID
     nextObserverID += 1
-    observers[id] = Observer(onChange: onChange, onFinish: onFinish)
+    observers[id] = RootObserver(onChange: onChange, onFinish: onFinish)
     return id
   }
 
@@ -155,4 +166,11 @@ final class RootCore<State, Action> {
       observer.onChange(state)
     }
   }
+}
+
+/// An observer of a root store. Not nested in the generic `RootCore`, so that the dictionary of
+/// observers has one concrete type and checking it needs no generic metadata on every send.
+struct RootObserver {
+  let onChange: @MainActor (_ rootState: Any) -> Void
+  let onFinish: @MainActor () -> Void
 }

@@ -473,6 +473,15 @@ public final class TestStore<State: Equatable, Action> {
     return try await operation()
   }
 
+  /// Runs a test's state assertion with the store's dependencies, off the main actor.
+  private nonisolated static func apply(
+    _ update: (inout State) throws -> Void, to state: inout State, dependencies: DependencyValues
+  ) throws {
+    try DependencyValues.$_current.withValue(dependencies) {
+      try update(&state)
+    }
+  }
+
   private func assertState(
     previous: State,
     actual: State,
@@ -481,12 +490,11 @@ public final class TestStore<State: Equatable, Action> {
     expectsChange: Bool = true
   ) {
     var threw = false
+    let dependencies = self.dependencies
     func apply(_ update: (inout State) throws -> Void, to state: State) -> State {
       var state = state
       do {
-        try DependencyValues.$_current.withValue(dependencies) {
-          try update(&state)
-        }
+        try Self.apply(update, to: &state, dependencies: dependencies)
       } catch {
         fail("Threw error: \(error)", at: location)
         threw = true

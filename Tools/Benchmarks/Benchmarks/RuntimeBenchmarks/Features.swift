@@ -22,42 +22,94 @@ struct Counter {
   }
 }
 
-/// One level of nesting: the child feature embedded through `Scope`.
-struct Nest<Child: Reducer>: Reducer where Child.State: Equatable {
-  struct State: Equatable {
-    var child: Child.State
-  }
-  @CasePathable
-  enum Action {
-    case child(Child.Action)
-  }
+// `Counter` nested ten levels deep, each level its own concrete feature that embeds the one below
+// through `Scope`, as real features do (generic levels would measure the cost of instantiating
+// key paths of generic types instead). A store of it is scoped ten times to reach the counter.
 
-  let child: Child
-
-  var body: some ReducerOf<Self> {
-    Scope(state: \.child, action: \.child) { child }
-  }
+@Reducer
+struct Level1 {
+  struct State: Equatable { var child = Counter.State() }
+  enum Action { case child(Counter.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Counter() } }
 }
 
-/// `Counter` nested ten levels deep; a store of it is scoped ten times to reach the counter.
-typealias Deep10 = Nest<Nest<Nest<Nest<Nest<Nest<Nest<Nest<Nest<Nest<Counter>>>>>>>>>>
+@Reducer
+struct Level2 {
+  struct State: Equatable { var child = Level1.State() }
+  enum Action { case child(Level1.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level1() } }
+}
 
-extension Deep10 {
-  static func make() -> Self {
-    Nest(child: Nest(child: Nest(child: Nest(child: Nest(child: Nest(child: Nest(child: Nest(child:
-      Nest(child: Nest(child: Counter()))))))))))
-  }
+@Reducer
+struct Level3 {
+  struct State: Equatable { var child = Level2.State() }
+  enum Action { case child(Level2.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level2() } }
+}
 
-  static func initialState() -> State {
-    .init(child: .init(child: .init(child: .init(child: .init(child: .init(child: .init(child:
-      .init(child: .init(child: .init(child: Counter.State()))))))))))
-  }
+@Reducer
+struct Level4 {
+  struct State: Equatable { var child = Level3.State() }
+  enum Action { case child(Level3.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level3() } }
+}
 
-  /// The counter's action wrapped in all ten levels, as a root send spells it.
-  static func incrementAction() -> Action {
-    .child(.child(.child(.child(.child(.child(.child(.child(.child(.child(
-      .incrementButtonTapped))))))))))
-  }
+@Reducer
+struct Level5 {
+  struct State: Equatable { var child = Level4.State() }
+  enum Action { case child(Level4.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level4() } }
+}
+
+@Reducer
+struct Level6 {
+  struct State: Equatable { var child = Level5.State() }
+  enum Action { case child(Level5.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level5() } }
+}
+
+@Reducer
+struct Level7 {
+  struct State: Equatable { var child = Level6.State() }
+  enum Action { case child(Level6.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level6() } }
+}
+
+@Reducer
+struct Level8 {
+  struct State: Equatable { var child = Level7.State() }
+  enum Action { case child(Level7.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level7() } }
+}
+
+@Reducer
+struct Level9 {
+  struct State: Equatable { var child = Level8.State() }
+  enum Action { case child(Level8.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level8() } }
+}
+
+@Reducer
+struct Level10 {
+  struct State: Equatable { var child = Level9.State() }
+  enum Action { case child(Level9.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level9() } }
+}
+
+typealias Deep10 = Level10
+
+/// The counter's action wrapped in all ten levels, as a root send spells it.
+func deep10IncrementAction() -> Deep10.Action {
+  let level1 = Level1.Action.child(.incrementButtonTapped)
+  let level2 = Level2.Action.child(level1)
+  let level3 = Level3.Action.child(level2)
+  let level4 = Level4.Action.child(level3)
+  let level5 = Level5.Action.child(level4)
+  let level6 = Level6.Action.child(level5)
+  let level7 = Level7.Action.child(level6)
+  let level8 = Level8.Action.child(level7)
+  let level9 = Level9.Action.child(level8)
+  return Level10.Action.child(level9)
 }
 
 extension Store where State == Deep10.State, Action == Deep10.Action {

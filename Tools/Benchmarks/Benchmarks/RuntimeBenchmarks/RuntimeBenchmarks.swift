@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
   // MARK: A store scoped ten levels deep vs the root store, same reducer tree
 
   mainActorBenchmark("Scope.Scoped10Send") { benchmark in
-    let root = Store(initialState: Deep10.initialState()) { Deep10.make() }
+    let root = Store(initialState: Deep10.State()) { Deep10() }
     let store = root.scopedTenLevels()
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
@@ -54,8 +54,8 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   mainActorBenchmark("Scope.RootSendBaseline") { benchmark in
-    let store = Store(initialState: Deep10.initialState()) { Deep10.make() }
-    let action = Deep10.incrementAction()
+    let store = Store(initialState: Deep10.State()) { Deep10() }
+    let action = deep10IncrementAction()
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
       store.send(action)
@@ -70,7 +70,8 @@ let benchmarks: @Sendable () -> Void = {
     let name = count == 10 ? "ForEach.Elements10Baseline" : "ForEach.Elements\(count)"
     mainActorBenchmark(name) { benchmark in
       let store = Store(initialState: CounterList.State(count: count)) { CounterList() }
-      let action = CounterList.Action.counters(.element(id: count / 2, action: .incrementButtonTapped))
+      let action = CounterList.Action.counters(
+        .element(id: count / 2, action: .incrementButtonTapped))
       benchmark.startMeasurement()
       for _ in benchmark.scaledIterations {
         store.send(action)

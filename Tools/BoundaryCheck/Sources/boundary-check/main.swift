@@ -34,7 +34,8 @@ do {
     input = FileHandle.standardInput.readDataToEndOfFile()
   }
 } catch {
-  fail("cannot read \(arguments.first ?? "standard input"): \(error.localizedDescription)", status: 2)
+  fail(
+    "cannot read \(arguments.first ?? "standard input"): \(error.localizedDescription)", status: 2)
 }
 
 let graph: PackageGraph
@@ -46,7 +47,8 @@ do {
 
 let violations = BoundaryRules().violations(in: graph)
 if violations.isEmpty {
-  print("boundary-check: \(graph.targets.count) targets of \(graph.name), every boundary rule holds")
+  print(
+    "boundary-check: \(graph.targets.count) targets of \(graph.name), every boundary rule holds")
   exit(0)
 }
 for violation in violations {

@@ -100,7 +100,8 @@ struct BoundaryRulesTests {
 
   @Test func targetsAreClassifiedByPath() throws {
     let graph = try fixture("clean")
-    let kinds = Dictionary(uniqueKeysWithValues: graph.targets.map { ($0.name, ModuleKind(of: $0)) })
+    let kinds = Dictionary(
+      uniqueKeysWithValues: graph.targets.map { ($0.name, ModuleKind(of: $0)) })
     #expect(kinds["ComposableArchitecture"] == .runtime)
     #expect(kinds["ComposableArchitectureMacros"] == .runtime)
     #expect(kinds["WeatherClient"] == .clientInterface)
@@ -146,7 +147,8 @@ struct BoundaryRulesTests {
 
   @Test func commandLineToolFailsNamingTheEdge() throws {
     let fixtureURL = try #require(
-      Bundle.module.url(forResource: "feature-depends-on-live", withExtension: "json",
+      Bundle.module.url(
+        forResource: "feature-depends-on-live", withExtension: "json",
         subdirectory: "Fixtures"))
     let result = try runTool(arguments: [fixtureURL.path])
     #expect(result.status == 1)

@@ -98,20 +98,7 @@ public struct Search: Sendable {
         return .none
 
       case .forecastResponse(let id, .success(let forecast)):
-        let daily = forecast.daily
-        let count = min(daily.time.count, daily.temperatureMax.count, daily.temperatureMin.count)
-        state.weather = State.Weather(
-          id: id,
-          days: (0..<count).map {
-            State.Weather.Day(
-              date: daily.time[$0],
-              temperatureMax: daily.temperatureMax[$0],
-              temperatureMaxUnit: forecast.dailyUnits.temperatureMax,
-              temperatureMin: daily.temperatureMin[$0],
-              temperatureMinUnit: forecast.dailyUnits.temperatureMin
-            )
-          }
-        )
+        state.weather = State.Weather(id: id, forecast: forecast)
         state.resultForecastRequestInFlight = nil
         state.errorMessage = nil
         return .none
@@ -163,5 +150,26 @@ public struct Search: Sendable {
         .cancellable(id: CancelID.weather, cancelInFlight: true)
       }
     }
+  }
+}
+
+extension Search.State.Weather {
+  /// The days of a forecast. Days whose temperatures are missing (arrays of unequal length, which
+  /// only a broken response has) are left out rather than read out of range.
+  public init(id: GeocodingSearch.Result.ID, forecast: Forecast) {
+    let daily = forecast.daily
+    let count = min(daily.time.count, daily.temperatureMax.count, daily.temperatureMin.count)
+    self.init(
+      id: id,
+      days: (0..<count).map {
+        Day(
+          date: daily.time[$0],
+          temperatureMax: daily.temperatureMax[$0],
+          temperatureMaxUnit: forecast.dailyUnits.temperatureMax,
+          temperatureMin: daily.temperatureMin[$0],
+          temperatureMinUnit: forecast.dailyUnits.temperatureMin
+        )
+      }
+    )
   }
 }

@@ -97,22 +97,12 @@ struct ForecastCommand: FrontEndCommand {
     let unit = TemperatureUnit(rawValue: self.unit) ?? .celsius
     let forecast = try await callClient(dependencies) {
       @Dependency(\.weatherClient) var weatherClient
-      return unit == .celsius
-        ? try await weatherClient.forecast(location: location)
-        : try await weatherClient.forecast(location: location, unit: unit)
+      return try await weatherClient.forecast(location: location, unit: unit)
     }
     if json {
       try Output.json(forecast, encoder: .openMeteo())
     } else {
-      let daily = forecast.daily
-      let count = min(daily.time.count, daily.temperatureMax.count, daily.temperatureMin.count)
-      let days = (0..<count).map {
-        Search.State.Weather.Day(
-          date: daily.time[$0], temperatureMax: daily.temperatureMax[$0],
-          temperatureMaxUnit: forecast.dailyUnits.temperatureMax,
-          temperatureMin: daily.temperatureMin[$0],
-          temperatureMinUnit: forecast.dailyUnits.temperatureMin)
-      }
+      let days = Search.State.Weather(id: location.id, forecast: forecast).days
       ForecastChart.render(days, style: Output.style).forEach(Output.line)
     }
     return 0

@@ -40,11 +40,9 @@ extension FactClient {
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
       let environment = EnvironmentReader(environment)
-      let sharedTimeout = try environment.seconds(
-        "HTTP_TIMEOUT_SECONDS", default: Self.defaultTimeout)
       self.init(
         baseURL: try environment.url("FACT_BASE_URL", default: Self.defaultBaseURL),
-        timeout: try environment.seconds("FACT_TIMEOUT_SECONDS", default: sharedTimeout)
+        timeout: try environment.timeout("FACT_TIMEOUT_SECONDS", default: Self.defaultTimeout)
       )
     }
   }

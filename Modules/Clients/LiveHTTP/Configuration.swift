@@ -75,6 +75,16 @@ public struct EnvironmentReader: Sendable {
     return .milliseconds(Int64((seconds * 1_000).rounded(.up)))
   }
 
+  /// A client's request timeout: its own variable (e.g. `FACT_TIMEOUT_SECONDS`), else
+  /// `HTTP_TIMEOUT_SECONDS`, the timeout of every live client, else `defaultValue`. Both variables
+  /// are validated when set.
+  public func timeout(
+    _ clientVariable: String, default defaultValue: Duration
+  ) throws(ConfigurationError) -> Duration {
+    let shared = try seconds("HTTP_TIMEOUT_SECONDS", default: defaultValue)
+    return try seconds(clientVariable, default: shared)
+  }
+
   /// One of the raw values of `Value`, case-insensitively.
   public func choice<Value: RawRepresentable & CaseIterable>(
     _ name: String, default defaultValue: Value

@@ -56,12 +56,11 @@ extension RandomNumberClient {
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
       let environment = EnvironmentReader(environment)
-      let sharedTimeout = try environment.seconds(
-        "HTTP_TIMEOUT_SECONDS", default: Self.defaultTimeout)
       self.init(
         source: try environment.choice("RANDOM_NUMBER_SOURCE", default: Source.system),
         baseURL: try environment.url("RANDOM_NUMBER_BASE_URL", default: Self.defaultBaseURL),
-        timeout: try environment.seconds("RANDOM_NUMBER_TIMEOUT_SECONDS", default: sharedTimeout)
+        timeout: try environment.timeout(
+          "RANDOM_NUMBER_TIMEOUT_SECONDS", default: Self.defaultTimeout)
       )
     }
   }

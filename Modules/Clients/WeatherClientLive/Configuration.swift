@@ -57,8 +57,6 @@ extension WeatherClient {
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
       let environment = EnvironmentReader(environment)
-      let sharedTimeout = try environment.seconds(
-        "HTTP_TIMEOUT_SECONDS", default: Self.defaultTimeout)
       self.init(
         geocodingBaseURL: try environment.url(
           "WEATHER_GEOCODING_BASE_URL", default: Self.defaultGeocodingBaseURL),
@@ -66,7 +64,7 @@ extension WeatherClient {
           "WEATHER_FORECAST_BASE_URL", default: Self.defaultForecastBaseURL),
         forecastTimeZone: environment.string("WEATHER_FORECAST_TIMEZONE")
           ?? TimeZone.autoupdatingCurrent.identifier,
-        timeout: try environment.seconds("WEATHER_TIMEOUT_SECONDS", default: sharedTimeout)
+        timeout: try environment.timeout("WEATHER_TIMEOUT_SECONDS", default: Self.defaultTimeout)
       )
     }
   }

@@ -201,9 +201,7 @@ public final class TestStore<State: Equatable, Action> {
   ) async {
     await receiveAction(
       matching: isMatching,
-      describeMismatch: { received in
-        "Received:\n\(String(customDumping: received).indenting(by: 2))"
-      },
+      describeMismatch: Self.describeReceived,
       describeExpectation: {
         "Expected to receive an action matching predicate, but didn't get one."
       },
@@ -225,9 +223,7 @@ public final class TestStore<State: Equatable, Action> {
     let embedding = CaseEmbedding(actionCase)
     await receiveAction(
       matching: { embedding.extract(from: $0) != nil },
-      describeMismatch: { received in
-        "Received:\n\(String(customDumping: received).indenting(by: 2))"
-      },
+      describeMismatch: Self.describeReceived,
       describeExpectation: {
         "Expected to receive an action matching case path, but didn't get one."
       },
@@ -257,7 +253,7 @@ public final class TestStore<State: Equatable, Action> {
         {
           return "\(difference.indenting(by: 2))\n\n(Expected: −, Actual: +)"
         }
-        return "Received:\n\(String(customDumping: received).indenting(by: 2))"
+        return Self.describeReceived(received)
       },
       describeExpectation: {
         "Expected to receive the following action, but didn't:\n\n"
@@ -341,6 +337,11 @@ public final class TestStore<State: Equatable, Action> {
     assertState(previous: storage.state, actual: receivedState, update: update, location: location)
     storage.state = receivedState
     await Task.megaYield(count: 20)
+  }
+
+  /// The received action, for a mismatch message.
+  private static func describeReceived(_ action: Action) -> String {
+    "Received:\n\(String(customDumping: action).indenting(by: 2))"
   }
 
   private func waitForReceivedAction(

@@ -201,6 +201,19 @@ let package = Package(
     ),
     // MARK: Web server — END web server section
 
+    // MARK: Tools
+    // The runtime benchmark (Tools/runtime-benchmark builds it in release and drives it).
+    .executableTarget(
+      name: "runtime-bench",
+      dependencies: ["ComposableArchitecture", "MallocCounter"],
+      path: "Tools/RuntimeBenchmark/Sources"
+    ),
+    // Counts the process's heap allocations; linked only into runtime-bench.
+    .target(
+      name: "MallocCounter",
+      path: "Tools/RuntimeBenchmark/MallocCounter"
+    ),
+
     // MARK: Tests
     // MARK: Client tests — BEGIN client tests section
     .testTarget(

@@ -198,6 +198,58 @@ public final class Store<State, Action> {
   }
 }
 
+extension Store {
+  /// Calls `onChange` with each new value of a property of the state, right after the send that
+  /// changed it; sends that leave the value equal do not call it. Observation stops when the
+  /// returned token is cancelled or released.
+  ///
+  /// ```swift
+  /// let token = store.observe(\.count) { count in
+  ///   label.text = "\(count)"
+  /// }
+  /// ```
+  public func observe<Value: Equatable>(
+    _ keyPath: KeyPath<State, Value>,
+    onChange: @escaping @MainActor (_ value: Value) -> Void
+  ) -> ObserveToken {
+    var last = getState()[keyPath: keyPath]
+    let stateFromRoot = self.stateFromRoot
+    let observerID = root.addObserver(
+      onChange: { rootState in
+        let value = stateFromRoot(rootState)[keyPath: keyPath]
+        guard value != last else { return }
+        last = value
+        onChange(value)
+      },
+      onFinish: {}
+    )
+    return ObserveToken { [weak root] in
+      root?.removeObserver(observerID)
+    }
+  }
+}
+
+/// Keeps an observation of a store alive; observation ends with ``cancel()`` or when the token is
+/// released.
+@MainActor
+public final class ObserveToken {
+  private var onCancel: (@MainActor () -> Void)?
+
+  init(onCancel: @escaping @MainActor () -> Void) {
+    self.onCancel = onCancel
+  }
+
+  /// Ends the observation.
+  public func cancel() {
+    onCancel?()
+    onCancel = nil
+  }
+
+  isolated deinit {
+    cancel()
+  }
+}
+
 extension Store where State: Sendable {
   /// ``states(bufferingNewest:)`` keeping every state.
   public var states: AsyncStream<State> { states() }

@@ -1,3 +1,5 @@
+// The features the runtime benchmark sends actions to. They live in the benchmark's own module, as
+// an app's features live in theirs, so the runtime is measured across a module boundary.
 import ComposableArchitecture
 
 /// The smallest feature worth sending to: one action that mutates state and returns `.none`.
@@ -150,6 +152,35 @@ struct CounterList {
   }
 }
 
+/// `Counter` one level down, optional, through `ifLet`.
+@Reducer
+struct OptionalCounter {
+  struct State: Equatable { var child: Counter.State? = Counter.State() }
+  enum Action { case child(Counter.Action) }
+  var body: some ReducerOf<Self> {
+    Reduce { _, _ in .none }
+      .ifLet(\.child, action: \.child) { Counter() }
+  }
+}
+
+/// `Counter` one level down, in a case of an enum, through `ifCaseLet`.
+@Reducer
+struct CaseCounter {
+  @CasePathable
+  enum State: Equatable {
+    case counter(Counter.State)
+    case idle
+  }
+  enum Action { case counter(Counter.Action) }
+  var body: some ReducerOf<Self> {
+    Reduce { _, _ in .none }
+      .ifCaseLet(\.counter, action: \.counter) { Counter() }
+  }
+}
+
+/// `Counter` one level down through `Scope`.
+typealias ScopedCounter = Level1
+
 /// A feature whose button starts an effect that sends an action back.
 @Reducer
 struct RoundTrip {
@@ -175,5 +206,48 @@ struct RoundTrip {
         return .none
       }
     }
+  }
+}
+
+/// The same round trip without `.cancellable`, to see what cancellation adds.
+@Reducer
+struct PlainRoundTrip {
+  struct State: Equatable {
+    var count = 0
+  }
+  enum Action: Equatable {
+    case startButtonTapped
+    case effectFinished
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .startButtonTapped:
+        return .run { send in
+          await send(.effectFinished)
+        }
+      case .effectFinished:
+        state.count += 1
+        return .none
+      }
+    }
+  }
+}
+
+/// Two counters side by side, for observers of one of them.
+@Reducer
+struct Pair {
+  struct State: Equatable {
+    var left = Counter.State()
+    var right = Counter.State()
+  }
+  enum Action {
+    case left(Counter.Action)
+    case right(Counter.Action)
+  }
+  var body: some ReducerOf<Self> {
+    Scope(state: \.left, action: \.left) { Counter() }
+    Scope(state: \.right, action: \.right) { Counter() }
   }
 }

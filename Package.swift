@@ -20,6 +20,8 @@ let dependenciesMacros = Target.Dependency.product(
 let identifiedCollections = Target.Dependency.product(
   name: "IdentifiedCollections", package: "swift-identified-collections")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let orderedCollections = Target.Dependency.product(
+  name: "OrderedCollections", package: "swift-collections")
 let issueReporting = Target.Dependency.product(
   name: "IssueReporting", package: "xctest-dynamic-overlay")
 // SwiftNIO: only the FixtureServer support target and test targets may use it.
@@ -36,6 +38,7 @@ let package = Package(
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"])
   ],
   dependencies: [
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
@@ -69,7 +72,7 @@ let package = Package(
       dependencies: [
         "ComposableArchitectureMacros",
         casePaths, clocks, concurrencyExtras, customDump, dependencies, dependenciesMacros,
-        identifiedCollections, issueReporting, logging,
+        identifiedCollections, issueReporting, logging, orderedCollections,
       ],
       path: "Modules/ComposableArchitecture/Sources"
     ),

@@ -5,6 +5,7 @@ import SwiftSyntaxMacros
 struct ComposableArchitecturePlugin: CompilerPlugin {
   let providingMacros: [any Macro.Type] = [
     ReducerMacro.self,
+    CasePathResolvingMacro.self,
     ObservableStateMacro.self,
     PassthroughMacro.self,
   ]

@@ -26,6 +26,12 @@ public enum ReducerMacro: MemberAttributeMacro, ExtensionMacro {
     if !existing.contains("CasePathable") && !existing.contains("CasePaths.CasePathable") {
       attributes.append("@CasePaths.CasePathable")
     }
+    if !existing.contains("_CasePathResolving"),
+      !existing.contains("ComposableArchitecture._CasePathResolving"),
+      CasePathResolvingMacro.canResolve(enumDecl)
+    {
+      attributes.append("@ComposableArchitecture._CasePathResolving")
+    }
     if name == "State" && !existing.contains("dynamicMemberLookup") {
       attributes.append("@dynamicMemberLookup")
     }
@@ -90,5 +96,123 @@ public enum PassthroughMacro: PeerMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     []
+  }
+}
+
+/// `@_CasePathResolving`, added by `@Reducer` to its `Action` and enum `State`: a table from the
+/// enum's case key paths to typed embed and extract functions, so that the runtime resolves
+/// `\.child` once into a closure that pattern-matches the case, instead of extracting through
+/// `Case` and `Any` on every action.
+///
+/// ```swift
+/// static func _$casePath(for keyPath: AnyKeyPath) -> Any? {
+///   if keyPath == \Self.Cases.child as AnyKeyPath {
+///     return ComposableArchitecture._CaseFunctions<Self, Child.Action>(
+///       embed: Self.child,
+///       extract: { guard case let .child(v0) = $0 else { return nil }; return v0 }
+///     )
+///   }
+///   return nil
+/// }
+/// ```
+public enum CasePathResolvingMacro: MemberMacro, ExtensionMacro {
+  /// Private enums are out of reach of a file-scope extension; generic ones are left alone.
+  static func canResolve(_ enumDecl: EnumDeclSyntax) -> Bool {
+    enumDecl.genericParameterClause == nil
+      && !enumDecl.modifiers.contains { $0.name.text == "private" }
+      && !cases(of: enumDecl).isEmpty
+  }
+
+  /// The cases declared directly in the enum (not those inside `#if`).
+  static func cases(of enumDecl: EnumDeclSyntax) -> [EnumCaseElementSyntax] {
+    enumDecl.memberBlock.members.flatMap { member -> [EnumCaseElementSyntax] in
+      guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { return [] }
+      return Array(caseDecl.elements)
+    }
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self), canResolve(enumDecl) else {
+      return []
+    }
+    let access =
+      enumDecl.modifiers.first {
+        ["public", "package", "fileprivate"].contains($0.name.text)
+      }.map { "\($0.name.text) " } ?? ""
+    let entries = cases(of: enumDecl).map(entry(for:))
+    return [
+      """
+      \(raw: access)static func _$casePath(for keyPath: AnyKeyPath) -> Any? {
+      \(raw: entries.joined(separator: "\n"))
+        return nil
+      }
+      """
+    ]
+  }
+
+  /// The table entry of one case: its key path, and its embed and extract functions.
+  static func entry(for element: EnumCaseElementSyntax) -> String {
+    let name = element.name.trimmed.text
+    let member = name.hasPrefix("`") ? name : "`\(name)`"
+    let parameters = element.parameterClause?.parameters.map { $0 } ?? []
+    let embed: String
+    let pattern: String
+    let result: String
+    if parameters.isEmpty {
+      embed = "{ _ in Self.\(member) }"
+      pattern = ".\(member)"
+      result = "()"
+    } else {
+      let bindings = parameters.indices.map { "v\($0)" }
+      embed = "Self.\(member)"
+      pattern = "let .\(member)(\(bindings.joined(separator: ", ")))"
+      result = bindings.count == 1 ? bindings[0] : "(\(bindings.joined(separator: ", ")))"
+    }
+    return """
+        if keyPath == \\Self.Cases.\(member) as AnyKeyPath {
+          return ComposableArchitecture._CaseFunctions<Self, \(valueType(of: parameters))>(
+            embed: \(embed),
+            extract: {
+              guard case \(pattern) = $0 else { return nil }
+              return \(result)
+            }
+          )
+        }
+      """
+  }
+
+  /// The type a case key path to the case extracts: `Void`, the single payload's type, or a
+  /// tuple of the payloads (labelled as the case labels them).
+  static func valueType(of parameters: [EnumCaseParameterSyntax]) -> String {
+    if parameters.isEmpty { return "Void" }
+    if parameters.count == 1, let type = parameters.first?.type.trimmed {
+      return type.is(SomeOrAnyTypeSyntax.self) ? "(\(type))" : type.description
+    }
+    let elements = parameters.map { parameter -> String in
+      let type = parameter.type.trimmedDescription
+      guard let label = parameter.firstName, label.tokenKind != .wildcard else { return type }
+      return "\(label.text): \(type)"
+    }
+    return "(\(elements.joined(separator: ", ")))"
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self), canResolve(enumDecl) else {
+      return []
+    }
+    let decl: DeclSyntax =
+      "extension \(type.trimmed): ComposableArchitecture._CasePathResolving {}"
+    return [decl.cast(ExtensionDeclSyntax.self)]
   }
 }

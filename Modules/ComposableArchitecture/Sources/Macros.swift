@@ -24,3 +24,11 @@ public macro ObservableState() =
 @attached(peer)
 public macro ObservationStateIgnored() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "PassthroughMacro")
+
+/// Gives an enum a table from its case key paths to its typed case paths (see
+/// ``_CasePathResolving``). `@Reducer` adds it to `Action` and enum `State`; features do not
+/// write it.
+@attached(member, names: named(_$casePath))
+@attached(extension, conformances: _CasePathResolving)
+public macro _CasePathResolving() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "CasePathResolvingMacro")

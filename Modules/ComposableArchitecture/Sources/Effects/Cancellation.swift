@@ -16,6 +16,7 @@ extension Effect {
   /// return .run { send in … }
   ///   .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
+  @inlinable
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
     if case .none = operation { return .none }
     return Self(operation: .cancellable(self, id: EffectID(id), cancelInFlight: cancelInFlight))
@@ -23,6 +24,7 @@ extension Effect {
 
   /// An effect that cancels the effects registered under an identifier, including the effects a
   /// child registered under the same identifier. It completes immediately.
+  @inlinable
   public static func cancel(id: some Hashable & Sendable) -> Self {
     Self(operation: .cancel(EffectID(id)))
   }
@@ -69,7 +71,7 @@ public func withTaskCancellation<T: Sendable>(
   if cancelInFlight {
     context.registry.cancel(effectID)
   }
-  let handle = EffectHandle(registeredUnder: [effectID])
+  let handle = EffectHandle(registeredUnder: .one(effectID))
   context.registry.register(handle)
   defer { context.registry.remove(handle) }
   let task = Task { try await operation() }
@@ -109,71 +111,162 @@ struct EffectPath: Hashable, Sendable, ExpressibleByArrayLiteral {
 }
 
 /// A cancellation identifier: the user's value, its type, and the path it was used at.
+///
+/// Comparing two identifiers compares their types first, so that `CancelID.timer` of one
+/// feature never equals another feature's `CancelID.timer`, and the values only when the types
+/// match — without `AnyHashable`'s dynamic casts.
 @usableFromInline
 struct EffectID: Hashable, Sendable {
   let type: ObjectIdentifier
-  let value: AnyHashableSendable
-  var path: EffectPath
+  let value: any Hashable & Sendable
+  private(set) var path: EffectPath
 
+  @usableFromInline
   init<ID: Hashable & Sendable>(_ id: ID, path: EffectPath = []) {
     self.type = ObjectIdentifier(ID.self)
-    self.value = AnyHashableSendable(id)
+    self.value = id
     self.path = path
   }
 
-  func prepending(_ component: AnyHashableSendable) -> Self {
+  /// The same identifier at another path.
+  func at(_ path: EffectPath) -> Self {
     var copy = self
-    copy.path = path.prepending(component)
+    copy.path = path
     return copy
+  }
+
+  func prepending(_ component: AnyHashableSendable) -> Self {
+    at(path.prepending(component))
+  }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.type == rhs.type && lhs.path == rhs.path
+      && valuesOfTheSameTypeAreEqual(lhs.value, rhs.value)
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(type)
+    hasher.combine(value)
+    if !path.components.isEmpty { hasher.combine(path) }
+  }
+}
+
+/// Compares two identifier values already known to be of the same type (their types'
+/// `ObjectIdentifier`s are equal), without the dynamic casts of `AnyHashable`.
+private func valuesOfTheSameTypeAreEqual(
+  _ lhs: any Hashable & Sendable, _ rhs: any Hashable & Sendable
+) -> Bool {
+  func open<Value: Hashable & Sendable>(_ lhs: Value) -> Bool {
+    func open<Other: Hashable & Sendable>(_ rhs: Other) -> Bool {
+      lhs == unsafeBitCast(rhs, to: Value.self)
+    }
+    return open(rhs)
+  }
+  return open(lhs)
+}
+
+/// The cancellation identifiers an effect is registered under: usually none or one, kept without
+/// an array.
+@usableFromInline
+enum _CancelIDs: Sendable {
+  case none
+  case one(EffectID)
+  case many([EffectID])
+
+  @usableFromInline
+  func appending(_ id: EffectID) -> Self {
+    switch self {
+    case .none: .one(id)
+    case .one(let first): .many([first, id])
+    case .many(let ids): .many(ids + [id])
+    }
+  }
+
+  var all: [EffectID] {
+    switch self {
+    case .none: []
+    case .one(let id): [id]
+    case .many(let ids): ids
+    }
+  }
+
+  func forEachID(_ body: (EffectID) -> Void) {
+    switch self {
+    case .none: return
+    case .one(let id): body(id)
+    case .many(let ids): for id in ids { body(id) }
+    }
   }
 }
 
 /// The task of one running effect, as the registry knows it.
-final class EffectHandle: Sendable, Hashable {
+@usableFromInline
+final class EffectHandle: Sendable {
   /// Every key the effect is registered under: each identifier at its own path and at each
   /// ancestor path, so that cancelling an identifier at a path reaches the descendants too.
-  let keys: [EffectID]
+  let keys: _CancelIDs
+  /// Where the registry keeps the handle in its list of running effects (guarded by the
+  /// registry's lock; atomic only so that the class is `Sendable`).
+  let slot = Atomic<Int>(-1)
   private let state = Mutex<State>(State())
 
   private struct State {
-    var cancelTask: (@Sendable () -> Void)?
+    var task: Task<Void, Never>?
+    var cancelOther: (@Sendable () -> Void)?
     var isCancelled = false
   }
 
-  init(registeredUnder ids: [EffectID]) {
-    var keys: [EffectID] = []
-    for id in ids {
-      for prefix in id.path.prefixes {
-        var key = id
-        key.path = prefix
-        keys.append(key)
-      }
+  @usableFromInline
+  init(registeredUnder ids: _CancelIDs) {
+    switch ids {
+    case .one(let id) where id.path.components.isEmpty:
+      self.keys = ids
+    case .none:
+      self.keys = .none
+    default:
+      self.keys = .many(ids.all.flatMap { id in id.path.prefixes.map { id.at($0) } })
     }
-    self.keys = keys
   }
 
   /// Binds the handle to the task that runs the effect. A handle cancelled before its task exists
   /// cancels the task on arrival.
+  @usableFromInline
+  func attach(_ task: Task<Void, Never>) {
+    let cancelNow = state.withLock { state -> Bool in
+      guard !state.isCancelled else { return true }
+      state.task = task
+      return false
+    }
+    if cancelNow { task.cancel() }
+  }
+
+  /// Binds the handle to a task of another type (`withTaskCancellation`'s).
   func attach<Success: Sendable, Failure: Error>(_ task: Task<Success, Failure>) {
     let cancelNow = state.withLock { state -> Bool in
       guard !state.isCancelled else { return true }
-      state.cancelTask = { task.cancel() }
+      state.cancelOther = { task.cancel() }
       return false
     }
     if cancelNow { task.cancel() }
   }
 
   func cancel() {
-    let cancelTask = state.withLock { state -> (@Sendable () -> Void)? in
+    let (task, cancelOther) = state.withLock { state in
       state.isCancelled = true
-      defer { state.cancelTask = nil }
-      return state.cancelTask
+      defer {
+        state.task = nil
+        state.cancelOther = nil
+      }
+      return (state.task, state.cancelOther)
     }
-    cancelTask?()
+    task?.cancel()
+    cancelOther?()
   }
 
-  static func == (lhs: EffectHandle, rhs: EffectHandle) -> Bool { lhs === rhs }
-  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+  @usableFromInline
+  var isCancelled: Bool { state.withLock { $0.isCancelled } }
 }
 
 /// The running effects of one root store, indexed by cancellation identifier.
@@ -182,47 +275,145 @@ final class EffectHandle: Sendable, Hashable {
 /// (two visitors of the web server never cancel each other's effects). It is guarded by a mutex
 /// because effects finish, and may call `Task.cancel(id:)`, from any thread. Tasks are cancelled
 /// outside the lock, since a cancellation handler may call back into the registry.
+@usableFromInline
 final class CancellationRegistry: Sendable {
   private let state = Mutex<State>(State())
 
   private struct State {
-    var byID: [EffectID: Set<EffectHandle>] = [:]
-    var all: Set<EffectHandle> = []
+    var byID = HandlesByID()
+    /// Every running effect; each handle knows its index (its `slot`).
+    var running: [EffectHandle] = []
   }
 
-  func register(_ handle: EffectHandle) {
-    state.withLock { state in
-      state.all.insert(handle)
-      for key in handle.keys {
-        state.byID[key, default: []].insert(handle)
+  /// The handles under one key: nearly always one, kept without an array.
+  private enum Handles {
+    case one(EffectHandle)
+    case many([EffectHandle])
+
+    var all: [EffectHandle] {
+      switch self {
+      case .one(let handle): [handle]
+      case .many(let handles): handles
+      }
+    }
+
+    func adding(_ handle: EffectHandle) -> Self {
+      .many(all + [handle])
+    }
+
+    func removing(_ handle: EffectHandle) -> Self? {
+      switch self {
+      case .one(let only): return only === handle ? nil : self
+      case .many(let handles):
+        let kept = handles.filter { $0 !== handle }
+        switch kept.count {
+        case 0: return nil
+        case 1: return .one(kept[0])
+        default: return .many(kept)
+        }
       }
     }
   }
 
+  /// Handles by identifier. A store rarely has more than a few identifiers in use at once, so
+  /// they live in a small array searched by comparison — no hashing per operation — until there
+  /// are more than `smallLimit`, when a dictionary takes over.
+  private struct HandlesByID {
+    static let smallLimit = 16
+    var small: [(id: EffectID, handles: Handles)] = []
+    var large: [EffectID: Handles]?
+
+    var isEmpty: Bool { large?.isEmpty ?? small.isEmpty }
+    var count: Int { large?.count ?? small.count }
+
+    subscript(id: EffectID) -> Handles? {
+      get {
+        if let large { return large[id] }
+        return small.first { $0.id == id }?.handles
+      }
+      set {
+        if large != nil {
+          large![id] = newValue
+          return
+        }
+        if let index = small.firstIndex(where: { $0.id == id }) {
+          if let newValue {
+            small[index].handles = newValue
+          } else {
+            small.swapAt(index, small.count - 1)
+            small.removeLast()
+          }
+        } else if let newValue {
+          if small.count < Self.smallLimit {
+            small.append((id, newValue))
+          } else {
+            var large = Dictionary(uniqueKeysWithValues: small.map { ($0.id, $0.handles) })
+            large[id] = newValue
+            self.large = large
+            small = []
+          }
+        }
+      }
+    }
+
+    mutating func removeValue(forKey id: EffectID) -> Handles? {
+      let handles = self[id]
+      if handles != nil { self[id] = nil }
+      return handles
+    }
+  }
+
+  @usableFromInline
+  func register(_ handle: EffectHandle) {
+    state.withLock { state in
+      handle.slot.store(state.running.count, ordering: .relaxed)
+      state.running.append(handle)
+      handle.keys.forEachID { key in
+        if let handles = state.byID[key] {
+          state.byID[key] = handles.adding(handle)
+        } else {
+          state.byID[key] = .one(handle)
+        }
+      }
+    }
+  }
+
+  @usableFromInline
   func remove(_ handle: EffectHandle) {
     state.withLock { state in
-      state.all.remove(handle)
-      for key in handle.keys {
-        guard var handles = state.byID[key] else { continue }
-        handles.remove(handle)
-        state.byID[key] = handles.isEmpty ? nil : handles
+      let slot = handle.slot.load(ordering: .relaxed)
+      guard slot >= 0, slot < state.running.count, state.running[slot] === handle else { return }
+      let last = state.running.removeLast()
+      if last !== handle {
+        state.running[slot] = last
+        last.slot.store(slot, ordering: .relaxed)
+      }
+      handle.slot.store(-1, ordering: .relaxed)
+      handle.keys.forEachID { key in
+        guard let handles = state.byID[key] else { return }
+        state.byID[key] = handles.removing(handle)
       }
     }
   }
 
   /// Cancels the effects registered under `id` at its path or below it.
+  @usableFromInline
   func cancel(_ id: EffectID) {
-    let handles = state.withLock { $0.byID.removeValue(forKey: id) }
-    for handle in handles ?? [] {
-      handle.cancel()
+    // Nothing registered under any identifier (the usual case for `cancelInFlight`): no lookup.
+    let handles = state.withLock { $0.byID.isEmpty ? nil : $0.byID.removeValue(forKey: id) }
+    switch handles {
+    case .none: return
+    case .one(let handle): handle.cancel()
+    case .many(let handles): for handle in handles { handle.cancel() }
     }
   }
 
   /// Cancels every running effect.
+  @usableFromInline
   func cancelAll() {
-    let handles = state.withLock { state -> Set<EffectHandle> in
-      defer { state.byID = [:] }
-      return state.all
+    let handles = state.withLock { state -> [EffectHandle] in
+      defer { state.byID = HandlesByID() }
+      return state.running
     }
     for handle in handles {
       handle.cancel()
@@ -230,16 +421,29 @@ final class CancellationRegistry: Sendable {
   }
 
   /// The number of effects still running.
-  var count: Int { state.withLock { $0.all.count } }
+  var count: Int { state.withLock { $0.running.count } }
 
   /// The number of identifier keys still registered; zero once every effect has finished.
   var keyCount: Int { state.withLock { $0.byID.count } }
 }
 
 /// What an effect's task knows about where it runs: its store's registry and its path.
+@usableFromInline
 struct EffectContext: Sendable {
-  let registry: CancellationRegistry
+  @usableFromInline let registry: CancellationRegistry
   let path: EffectPath
 
+  @usableFromInline
+  init(registry: CancellationRegistry, path: EffectPath) {
+    self.registry = registry
+    self.path = path
+  }
+
   @TaskLocal static var current: EffectContext?
+
+  /// Runs an effect's operation with this context installed.
+  @usableFromInline
+  func install(_ operation: () async -> Void) async {
+    await Self.$current.withValue(self, operation: operation)
+  }
 }

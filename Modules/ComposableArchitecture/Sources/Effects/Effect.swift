@@ -42,6 +42,13 @@ public struct Effect<Action> {
   init(operation: Operation) {
     self.operation = operation
   }
+
+  /// Whether the effect does nothing: what the store checks first, on every action.
+  @inlinable
+  var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
 }
 
 // An `Effect` is created by a reducer and interpreted by its store, both on the main actor. What
@@ -55,12 +62,23 @@ public typealias EffectOf<R: Reducer> = Effect<R.Action>
 /// The asynchronous work of an ``Effect/run(priority:name:operation:catch:fileID:filePath:line:column:)``.
 @usableFromInline
 struct RunOperation<Action>: Sendable {
-  let name: String?
-  let priority: TaskPriority?
+  @usableFromInline let name: String?
+  @usableFromInline let priority: TaskPriority?
   /// The cancellation path the operation runs under, relative to the reducer that returned it;
   /// `Task.cancel(id:)` inside the operation resolves identifiers against it.
-  var path: EffectPath
-  let body: @Sendable (_ send: Send<Action>) async -> Void
+  @usableFromInline var path: EffectPath
+  @usableFromInline let body: @Sendable (_ send: Send<Action>) async -> Void
+
+  @inlinable
+  init(
+    name: String?, priority: TaskPriority?, path: EffectPath,
+    body: @escaping @Sendable (_ send: Send<Action>) async -> Void
+  ) {
+    self.name = name
+    self.priority = priority
+    self.path = path
+    self.body = body
+  }
 }
 
 extension Effect {
@@ -93,6 +111,7 @@ extension Effect {
   ///   }
   /// }
   /// ```
+  @inlinable
   public static func run(
     priority: TaskPriority? = nil,
     name: String? = nil,
@@ -103,46 +122,34 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    withEscapedDependencies { dependencies in
-      Self(
-        operation: .run(
-          RunOperation(
-            name: name,
-            priority: priority,
-            path: [],
-            body: { send in
-              await dependencies.yield {
-                do {
-                  try await operation(send)
-                } catch is CancellationError {
-                  return
-                } catch {
-                  guard !Task.isCancelled else { return }
-                  if let handler {
-                    await handler(error, send)
-                  } else {
-                    reportIssue(
-                      """
-                      An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error.
-
-                      \(String(customDumping: error).indenting(by: 4))
-
-                      All non-cancellation errors must be explicitly handled via the "catch" \
-                      parameter on "Effect.run", or via a "do" block.
-                      """,
-                      fileID: fileID,
-                      filePath: filePath,
-                      line: line,
-                      column: column
-                    )
-                  }
+    // The dependencies of the reducer that returns the effect, restored inside its task.
+    let dependencies = DependencyValues._current
+    return Self(
+      operation: .run(
+        RunOperation(
+          name: name,
+          priority: priority,
+          path: [],
+          body: { send in
+            await DependencyValues.$_current.withValue(dependencies) {
+              do {
+                try await operation(send)
+              } catch is CancellationError {
+                return
+              } catch {
+                guard !Task.isCancelled else { return }
+                if let handler {
+                  await handler(error, send)
+                } else {
+                  reportUnhandledEffectError(
+                    error, fileID: fileID, filePath: filePath, line: line, column: column)
                 }
               }
             }
-          )
+          }
         )
       )
-    }
+    )
   }
 
   /// Merges effects so that they run concurrently.
@@ -207,6 +214,27 @@ extension Effect {
   public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
     transformed(transform, pathComponent: nil)
   }
+}
+
+/// Reports an error that a `.run` effect threw and did not handle.
+@usableFromInline
+func reportUnhandledEffectError(
+  _ error: any Error, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+) {
+  reportIssue(
+    """
+    An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error.
+
+    \(String(customDumping: error).indenting(by: 4))
+
+    All non-cancellation errors must be explicitly handled via the "catch" parameter on \
+    "Effect.run", or via a "do" block.
+    """,
+    fileID: fileID,
+    filePath: filePath,
+    line: line,
+    column: column
+  )
 }
 
 extension String {

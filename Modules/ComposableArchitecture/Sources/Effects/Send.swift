@@ -8,7 +8,7 @@ public struct Send<Action>: Sendable {
   let send: @MainActor @Sendable (Action) -> Void
 
   /// Creates a `Send` from a closure that receives each action.
-  public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
+  nonisolated public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
     self.send = send
   }
 

@@ -1,24 +1,62 @@
 /// A case key path resolved once into its embed and extract functions.
 ///
-/// Applying a case key path builds its `Case` every time; reducers that run on every action keep
-/// this resolved form instead.
+/// Applying a case key path builds its `Case` every time and extracts through `Any`. For an enum
+/// that resolves its case paths (``_CasePathResolving``, which `@Reducer` gives every `Action` and
+/// enum `State`), the key path is looked up once and extraction is the enum's own pattern match.
+/// Other enums, and key paths that go more than one case deep, keep the general path.
 @usableFromInline
-struct CaseEmbedding<Root, Value>: Sendable {
-  @usableFromInline let resolved: Case<Value>
+struct CaseEmbedding<Root, Value>: @unchecked Sendable {
+  // The closures are the enum's generated case path or the library's `Case`, both pure
+  // functions; the type is unchecked only because `AnyCasePath`'s closures are not `@Sendable`.
+  @usableFromInline let extractValue: (Root) -> Value?
+  @usableFromInline let embedValue: @Sendable (Value) -> Root
 
   @usableFromInline
   init(_ keyPath: CaseKeyPath<Root, Value>) {
-    self.resolved = Case(keyPath)
+    if let resolving = Root.self as? any _CasePathResolving.Type,
+      let functions = resolving._$casePath(for: keyPath) as? _CaseFunctions<Root, Value>
+    {
+      self.extractValue = functions.extract
+      self.embedValue = functions.embed
+    } else {
+      let resolved = Case(keyPath)
+      self.extractValue = { resolved._extract(from: $0) }
+      // A `Case` built from a `CaseKeyPath<Root, Value>` always embeds into `Root`.
+      self.embedValue = { resolved._embed($0) as! Root }
+    }
   }
 
   @inlinable
   func extract(from root: Root) -> Value? {
-    resolved._extract(from: root)
+    extractValue(root)
   }
 
   @inlinable
   func embed(_ value: Value) -> Root {
-    // A `Case` built from a `CaseKeyPath<Root, Value>` always embeds into `Root`.
-    resolved._embed(value) as! Root
+    embedValue(value)
+  }
+}
+
+/// An enum that can turn its own case key paths into typed case paths, once.
+///
+/// The `@Reducer` macro conforms `Action` and enum `State` through ``_CasePathResolving()``;
+/// the runtime's own action enums conform by hand. `_$casePath(for:)` returns the
+/// `AnyCasePath<Self, Value>` of a one-case-deep key path such as `\.child`, or `nil`.
+public protocol _CasePathResolving: CasePathable {
+  static func _$casePath(for keyPath: AnyKeyPath) -> Any?
+}
+
+/// The embed and extract functions of one case of an enum, as ``_CasePathResolving`` hands them
+/// out: the case's constructor and a pattern match.
+public struct _CaseFunctions<Root, Value>: Sendable {
+  let embed: @Sendable (Value) -> Root
+  let extract: @Sendable (Root) -> Value?
+
+  public init(
+    embed: @escaping @Sendable (Value) -> Root,
+    extract: @escaping @Sendable (Root) -> Value?
+  ) {
+    self.embed = embed
+    self.extract = extract
   }
 }

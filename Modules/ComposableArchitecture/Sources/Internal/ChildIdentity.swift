@@ -1,6 +1,9 @@
+@_spi(Reflection) import CasePaths
+
 /// The identity of a child state: which property holds it, which enum case it is in, and its
 /// `Identifiable` id. Replacing a child with one of another identity (or removing it) cancels the
 /// old child's effects; replacing it with an equal identity does not.
+@usableFromInline
 struct ChildIdentity: Hashable, Sendable {
   let keyPath: IdentifierBox
   let caseName: String?
@@ -18,12 +21,14 @@ struct ChildIdentity: Hashable, Sendable {
     self.id = identifier(of: value)
   }
 
+  @usableFromInline
   init(keyPath: IdentifierBox, id: some Hashable & Sendable) {
     self.keyPath = keyPath
     self.caseName = nil
     self.id = IdentifierBox(id)
   }
 
+  @usableFromInline
   var pathComponent: AnyHashableSendable { AnyHashableSendable(self) }
 }
 
@@ -62,4 +67,72 @@ private func identifier(of value: Any) -> IdentifierBox? {
     return open(identifiable)
   }
   return nil
+}
+
+/// Decides, cheaply, whether two values of a child state are the same child: the same enum case
+/// and the same `Identifiable` id (of the value, or of an enum case's payload). Operators compare
+/// a child before and after the parent runs on every action that passes them, so this is on the
+/// hot path: it is inlinable, and for an `Identifiable` state the optimizer turns the id
+/// comparison into a direct one. A boxed ``ChildIdentity`` is made only when an effect needs one.
+@usableFromInline
+struct _ChildIdentification<Value> {
+  @usableFromInline let keyPath: IdentifierBox
+  @usableFromInline let sameID: ((Value, Value) -> Bool)?
+  /// The enum case of a value, for enum states.
+  @usableFromInline let caseTag: ((Value) -> UInt32)?
+
+  @inlinable
+  init(keyPath: IdentifierBox) {
+    self.keyPath = keyPath
+    if let identifiable = Value.self as? any Identifiable.Type {
+      self.sameID = _idEquality(of: Value.self, as: identifiable)
+    } else {
+      self.sameID = nil
+    }
+    self.caseTag = _enumCaseTag(of: Value.self)
+  }
+
+  /// Whether `lhs` and `rhs` are the same child.
+  @inlinable
+  func isSame(_ lhs: Value, _ rhs: Value) -> Bool {
+    if let caseTag {
+      guard caseTag(lhs) == caseTag(rhs) else { return false }
+      if let sameID { return sameID(lhs, rhs) }
+      // A case whose payload may be identifiable: compare the payloads' ids.
+      return identity(of: lhs) == identity(of: rhs)
+    }
+    if let sameID { return sameID(lhs, rhs) }
+    return true
+  }
+
+  /// Whether the optional children `lhs` and `rhs` are the same (both absent counts as same).
+  @inlinable
+  func isSame(_ lhs: Value?, _ rhs: Value?) -> Bool {
+    guard let lhs else { return rhs == nil }
+    guard let rhs else { return false }
+    return isSame(lhs, rhs)
+  }
+
+  /// The boxed identity, for cancellation identifiers and effect paths.
+  @usableFromInline
+  func identity(of value: Value) -> ChildIdentity {
+    ChildIdentity(keyPath: keyPath, value: value)
+  }
+}
+
+/// Compares the ids of two values of `Value`, which is the `Identifiable` type `type`.
+@inlinable
+func _idEquality<Value, Identified: Identifiable>(
+  of _: Value.Type, as type: Identified.Type
+) -> (Value, Value) -> Bool {
+  { lhs, rhs in
+    unsafeBitCast(lhs, to: Identified.self).id == unsafeBitCast(rhs, to: Identified.self).id
+  }
+}
+
+/// The enum case of a value of `Value`, or `nil` when `Value` is not an enum.
+@usableFromInline
+func _enumCaseTag<Value>(of _: Value.Type) -> ((Value) -> UInt32)? {
+  guard let metadata = EnumMetadata(Value.self) else { return nil }
+  return { metadata.tag(of: $0) }
 }

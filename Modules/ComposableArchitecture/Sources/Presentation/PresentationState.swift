@@ -96,3 +96,27 @@ extension PresentationAction: Hashable where Action: Hashable {}
 extension PresentationAction: Sendable where Action: Sendable {}
 extension PresentationAction: Decodable where Action: Decodable {}
 extension PresentationAction: Encodable where Action: Encodable {}
+
+extension PresentationAction: _CasePathResolving {
+  public static func _$casePath(for keyPath: AnyKeyPath) -> Any? {
+    switch keyPath {
+    case \Self.Cases.presented as AnyKeyPath:
+      return _CaseFunctions<Self, Action>(
+        embed: { .presented($0) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return action
+        }
+      )
+    case \Self.Cases.dismiss as AnyKeyPath:
+      return _CaseFunctions<Self, Void>(
+        embed: { .dismiss },
+        extract: {
+          guard case .dismiss = $0 else { return nil }
+          return ()
+        }
+      )
+    default: return nil
+    }
+  }
+}

@@ -23,5 +23,10 @@ public struct CombineReducers<State, Action, Reducers: Reducer<State, Action>>: 
     reducers.reduce(into: &state, action: action)
   }
 
+  @inlinable
+  public func _resolve(_ resolution: inout _Resolution) -> _ResolvedReducer<State, Action> {
+    reducers._resolve(&resolution)
+  }
+
   public typealias Body = Never
 }

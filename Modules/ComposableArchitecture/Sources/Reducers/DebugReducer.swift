@@ -84,5 +84,22 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
     return base.reduce(into: &state, action: action)
   }
 
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Base.State, Base.Action> {
+    let base = self.base._resolve(&resolution)
+    #if DEBUG
+      if let printer {
+        return _ResolvedReducer { state, action in
+          let oldState = state
+          let effects = base.run(&state, action)
+          printer.printChange(receivedAction: action, oldState: oldState, newState: state)
+          return effects
+        }
+      }
+    #endif
+    return base
+  }
+
   public typealias Body = Never
 }

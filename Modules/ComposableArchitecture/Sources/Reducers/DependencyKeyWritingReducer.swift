@@ -41,6 +41,19 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
     }
   }
 
+  /// The base is resolved under the overridden dependencies (a `body` that reads a dependency
+  /// sees the override) and runs under them for every action.
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Base.State, Base.Action> {
+    let update = self.update
+    let base = withDependencies(update) { self.base._resolve(&resolution) }
+    return _ResolvedReducer { state, action in
+      withDependencies(update) { base.run(&state, action) }
+    }
+  }
+
   /// Chained overrides fuse into one reducer; the one closest to the base wins.
   @inlinable
   public func dependency<Value>(

@@ -8,5 +8,10 @@ public struct EmptyReducer<State, Action>: Reducer {
     .none
   }
 
+  @inlinable
+  public func _resolve(_ resolution: inout _Resolution) -> _ResolvedReducer<State, Action> {
+    _ResolvedReducer { _, _ in .none }
+  }
+
   public typealias Body = Never
 }

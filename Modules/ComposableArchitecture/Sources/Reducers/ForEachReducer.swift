@@ -1,3 +1,11 @@
+import OrderedCollections
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension Reducer {
   /// Runs an element reducer on the elements of an identified collection.
   ///
@@ -63,82 +71,116 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     self.location = location
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    let elementEffects = reduceElement(into: &state, action: action)
-
-    let idsBefore = state[keyPath: toElementsState].ids
-    let parentEffects = parent.reduce(into: &state, action: action)
-    let idsAfter = state[keyPath: toElementsState].ids
-
-    var cancelEffects: Effect<Parent.Action> = .none
-    if idsBefore != idsAfter {
-      let keyPathID = elementsKeyPathID
-      cancelEffects = .merge(
-        idsBefore.subtracting(idsAfter).map {
-          .cancel(id: ChildIdentity(keyPath: keyPathID, id: $0))
-        }
-      )
-    }
-    return elementEffects.merge(with: parentEffects).merge(with: cancelEffects)
+    _resolvedStandalone().run(&state, action)
   }
 
-  private var elementsKeyPathID: IdentifierBox {
-    IdentifierBox(toElementsState)
-  }
-
-  private func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<
-    Parent.Action
-  > {
-    guard case .element(let id, let elementAction) = toElementAction.extract(from: action) else {
-      return .none
-    }
-    guard state[keyPath: toElementsState][id: id] != nil else {
-      reportIssue(
-        """
-        A "forEach" at "\(location.fileID):\(location.line)" received an action for a missing \
-        element.
-
-          Action:
-            \(debugCaseOutput(action))
-
-        This is generally considered an application logic error, and can happen for a few \
-        reasons:
-
-        • A parent reducer removed an element with this ID before this reducer ran. This reducer \
-        must run before any other reducer removes an element, which ensures that element reducers \
-        can handle their actions while their state is still available.
-
-        • An in-flight effect emitted this action when state contained no element at this ID. \
-        While it may be perfectly reasonable to ignore this action, consider canceling the \
-        associated effect before an element is removed, especially if it is a long-living effect.
-
-        • This action was sent to the store while its state contained no element at this ID. To \
-        fix this make sure that actions for this reducer can only be sent from a store when its \
-        state contains an element at this id.
-        """,
-        fileID: location.fileID,
-        filePath: location.filePath,
-        line: location.line,
-        column: location.column
-      )
-      return .none
-    }
-    let effect = element.reduce(
-      into: &state[keyPath: toElementsState][id: id]!, action: elementAction)
-    if case .none = effect.operation { return .none }
-    let identity = ChildIdentity(keyPath: elementsKeyPathID, id: id)
+  /// The element reducer runs first, in place, on the element with the action's id; then the
+  /// parent. The ids are compared before and after the parent (their storage first, so an
+  /// unchanged collection costs no element comparisons), and the effects of removed elements are
+  /// cancelled.
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Parent.State, Parent.Action> {
+    let parent = self.parent._resolve(&resolution)
+    let element = self.element._resolve(&resolution)
+    let toElements = _StateAccess(toElementsState)
     let toElementAction = self.toElementAction
-    return
-      effect
-      .transformed(
-        { toElementAction.embed(.element(id: id, action: $0)) },
-        pathComponent: identity.pathComponent
-      )
-      .cancellable(id: identity)
+    let keyPathID = IdentifierBox(toElementsState)
+    let location = self.location
+    return _ResolvedReducer { state, action in
+      var elementEffects: Effect<Parent.Action> = .none
+      if case .element(let id, let elementAction) = toElementAction.extract(from: action) {
+        let effect = toElements.modify(&state) { elements -> Effect<Element.Action>? in
+          guard let index = elements.index(id: id) else { return nil }
+          return element.run(&elements[index], elementAction)
+        }
+        if let effect {
+          if case .none = effect.operation {
+          } else {
+            let identity = ChildIdentity(keyPath: keyPathID, id: id)
+            elementEffects =
+              effect
+              .transformed(
+                { toElementAction.embed(.element(id: id, action: $0)) },
+                pathComponent: identity.pathComponent
+              )
+              .cancellable(id: identity)
+          }
+        } else {
+          reportMissingElement(action: action, location: location)
+        }
+      }
+
+      // Holding the ids makes a parent that changes them copy them, so that unchanged storage
+      // means unchanged ids.
+      let idsBefore = toElements.read(state) { $0.ids }
+      let parentEffects = parent.run(&state, action)
+      if toElements.read(state, { areIdentical(idsBefore, $0.ids) }) {
+        return elementEffects.merge(with: parentEffects)
+      }
+      let idsAfter = toElements.read(state) { $0.ids }
+
+      var cancelEffects: Effect<Parent.Action> = .none
+      if idsBefore != idsAfter {
+        cancelEffects = .merge(
+          idsBefore.subtracting(idsAfter).map {
+            .cancel(id: ChildIdentity(keyPath: keyPathID, id: $0))
+          }
+        )
+      }
+      return elementEffects.merge(with: parentEffects).merge(with: cancelEffects)
+    }
   }
 
   public typealias Body = Never
+}
+
+/// Whether two ordered sets of ids share their storage: then they are equal without comparing a
+/// single element, which is what keeps `forEach` flat in the number of elements. (An ordered set
+/// is a pair of references to its buffers; equal bits mean the same buffers.)
+@inlinable
+func areIdentical<ID>(_ lhs: OrderedSet<ID>, _ rhs: OrderedSet<ID>) -> Bool {
+  withUnsafeBytes(of: lhs) { lhsBytes in
+    withUnsafeBytes(of: rhs) { rhsBytes in
+      memcmp(lhsBytes.baseAddress!, rhsBytes.baseAddress!, lhsBytes.count) == 0
+    }
+  }
+}
+
+@usableFromInline
+func reportMissingElement(action: Any, location: SourceLocation) {
+  reportIssue(
+    """
+    A "forEach" at "\(location.fileID):\(location.line)" received an action for a missing \
+    element.
+
+      Action:
+        \(debugCaseOutput(action))
+
+    This is generally considered an application logic error, and can happen for a few \
+    reasons:
+
+    • A parent reducer removed an element with this ID before this reducer ran. This reducer \
+    must run before any other reducer removes an element, which ensures that element reducers \
+    can handle their actions while their state is still available.
+
+    • An in-flight effect emitted this action when state contained no element at this ID. \
+    While it may be perfectly reasonable to ignore this action, consider canceling the \
+    associated effect before an element is removed, especially if it is a long-living effect.
+
+    • This action was sent to the store while its state contained no element at this ID. To \
+    fix this make sure that actions for this reducer can only be sent from a store when its \
+    state contains an element at this id.
+    """,
+    fileID: location.fileID,
+    filePath: location.filePath,
+    line: location.line,
+    column: location.column
+  )
 }
 
 /// Where an operator was applied, for the issues it reports.

@@ -37,3 +37,16 @@ extension IdentifiedAction.AllCasePaths {
     )
   }
 }
+
+extension IdentifiedAction: _CasePathResolving {
+  public static func _$casePath(for keyPath: AnyKeyPath) -> Any? {
+    guard keyPath == \Self.Cases.element as AnyKeyPath else { return nil }
+    return _CaseFunctions<Self, (id: ID, action: Action)>(
+      embed: { .element(id: $0.id, action: $0.action) },
+      extract: {
+        guard case .element(let id, let action) = $0 else { return nil }
+        return (id, action)
+      }
+    )
+  }
+}

@@ -60,65 +60,79 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.location = location
   }
 
-  private func identity(_ state: Parent.State) -> ChildIdentity? {
-    guard let childState = toChildState.extract(from: state) else { return nil }
-    return ChildIdentity(keyPath: keyPathID, value: childState)
-  }
-
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    var childEffects: Effect<Parent.Action> = .none
-    if let childAction = toChildAction.extract(from: action) {
-      if var childState = toChildState.extract(from: state) {
-        let identity = ChildIdentity(keyPath: keyPathID, value: childState)
-        let effect = child.reduce(into: &childState, action: childAction)
-        state = toChildState.embed(childState)
-        if case .none = effect.operation {
+    _resolvedStandalone().run(&state, action)
+  }
+
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Parent.State, Parent.Action> {
+    let parent = self.parent._resolve(&resolution)
+    let child = self.child._resolve(&resolution)
+    let toChildState = self.toChildState
+    let toChildAction = self.toChildAction
+    let identification = _ChildIdentification<Child.State>(keyPath: keyPathID)
+    let location = self.location
+    return _ResolvedReducer { state, action in
+      var childEffects: Effect<Parent.Action> = .none
+      if let childAction = toChildAction.extract(from: action) {
+        if var childState = toChildState.extract(from: state) {
+          let effect = child.run(&childState, childAction)
+          state = toChildState.embed(childState)
+          if case .none = effect.operation {
+          } else {
+            let identity = identification.identity(of: childState)
+            childEffects = effect.transformed(
+              toChildAction.embed, pathComponent: identity.pathComponent
+            )
+            .cancellable(id: identity)
+          }
         } else {
-          childEffects = effect.transformed(
-            toChildAction.embed, pathComponent: identity.pathComponent
-          )
-          .cancellable(id: identity)
+          reportIfCaseLetChildActionInOtherCase(action: action, state: state, location: location)
         }
-      } else {
-        reportIssue(
-          """
-          An "ifCaseLet" at "\(location.fileID):\(location.line)" received a child action when \
-          child state was set to a different case.
-
-            Action:
-              \(debugCaseOutput(action))
-            State:
-              \(debugCaseOutput(state))
-
-          This is generally considered an application logic error, and can happen for a few \
-          reasons:
-
-          • A parent reducer set state to a different case before this reducer ran. This reducer \
-          must run before any other reducer sets state to a different case.
-
-          • An in-flight effect emitted this action when state was set to a different case.
-
-          • This action was sent to the store while state was another case.
-          """,
-          fileID: location.fileID,
-          filePath: location.filePath,
-          line: location.line,
-          column: location.column
-        )
       }
-    }
 
-    let identityBefore = identity(state)
-    let parentEffects = parent.reduce(into: &state, action: action)
-    let identityAfter = identity(state)
-
-    var cancelEffects: Effect<Parent.Action> = .none
-    if let identityBefore, identityBefore != identityAfter {
-      cancelEffects = .cancel(id: identityBefore)
+      let before = toChildState.extract(from: state)
+      let parentEffects = parent.run(&state, action)
+      guard let before, !identification.isSame(before, toChildState.extract(from: state)) else {
+        return childEffects.merge(with: parentEffects)
+      }
+      return childEffects.merge(with: parentEffects)
+        .merge(with: .cancel(id: identification.identity(of: before)))
     }
-    return childEffects.merge(with: parentEffects).merge(with: cancelEffects)
   }
 
   public typealias Body = Never
+}
+
+@usableFromInline
+func reportIfCaseLetChildActionInOtherCase(action: Any, state: Any, location: SourceLocation) {
+  reportIssue(
+    """
+    An "ifCaseLet" at "\(location.fileID):\(location.line)" received a child action when \
+    child state was set to a different case.
+
+      Action:
+        \(debugCaseOutput(action))
+      State:
+        \(debugCaseOutput(state))
+
+    This is generally considered an application logic error, and can happen for a few \
+    reasons:
+
+    • A parent reducer set state to a different case before this reducer ran. This reducer \
+    must run before any other reducer sets state to a different case.
+
+    • An in-flight effect emitted this action when state was set to a different case.
+
+    • This action was sent to the store while state was another case.
+    """,
+    fileID: location.fileID,
+    filePath: location.filePath,
+    line: location.line,
+    column: location.column
+  )
 }

@@ -71,73 +71,94 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.location = location
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    let childAction = toChildAction.extract(from: action)
-    var childEffects: Effect<Parent.Action> = .none
-    if let childAction {
-      if state[keyPath: toChildState] == nil {
-        reportIssue(
-          """
-          An "ifLet" at "\(location.fileID):\(location.line)" received a child action when child \
-          state was "nil".
+    _resolvedStandalone().run(&state, action)
+  }
 
-            Action:
-              \(debugCaseOutput(action))
-
-          This is generally considered an application logic error, and can happen for a few \
-          reasons:
-
-          • A parent reducer set child state to "nil" before this reducer ran. This reducer must \
-          run before any other reducer sets child state to "nil". This ensures that child reducers \
-          can handle their actions while their state is still available.
-
-          • An in-flight effect emitted this action when child state was "nil". While it may be \
-          perfectly reasonable to ignore this action, consider canceling the associated effect \
-          before child state becomes "nil", especially if it is a long-living effect.
-
-          • This action was sent to the store while state was "nil". Make sure that actions for \
-          this reducer can only be sent from a store when state is non-"nil".
-          """,
-          fileID: location.fileID,
-          filePath: location.filePath,
-          line: location.line,
-          column: location.column
-        )
-      } else {
-        let identity = ChildIdentity(keyPath: toChildState, value: state[keyPath: toChildState]!)
-        let effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-        if case .none = effect.operation {
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Parent.State, Parent.Action> {
+    let parent = self.parent._resolve(&resolution)
+    let child = self.child._resolve(&resolution)
+    let toChildState = _StateAccess(self.toChildState)
+    let toChildAction = self.toChildAction
+    let identification = _ChildIdentification<Child.State>(
+      keyPath: IdentifierBox(self.toChildState))
+    let location = self.location
+    let isEphemeral = Child.State.self is any _EphemeralState.Type
+    return _ResolvedReducer { state, action in
+      let childAction = toChildAction.extract(from: action)
+      var childEffects: Effect<Parent.Action> = .none
+      if let childAction {
+        // The child runs first; its effects belong to its identity.
+        let effect = toChildState.modify(&state) { childState -> Effect<Child.Action>? in
+          guard childState != nil else { return nil }
+          return child.run(&childState!, childAction)
+        }
+        if let effect {
+          if case .none = effect.operation {
+          } else if let childState = toChildState.get(state) {
+            let identity = identification.identity(of: childState)
+            childEffects = effect.transformed(
+              toChildAction.embed, pathComponent: identity.pathComponent
+            )
+            .cancellable(id: identity)
+          }
         } else {
-          childEffects = effect.transformed(
-            toChildAction.embed, pathComponent: identity.pathComponent
-          )
-          .cancellable(id: identity)
+          reportIfLetChildActionWhileNil(action: action, location: location)
         }
       }
-    }
 
-    let identityBefore = state[keyPath: toChildState].map {
-      ChildIdentity(keyPath: toChildState, value: $0)
-    }
-    let parentEffects = parent.reduce(into: &state, action: action)
-    var identityAfter = state[keyPath: toChildState].map {
-      ChildIdentity(keyPath: toChildState, value: $0)
-    }
+      let before = toChildState.get(state)
+      let parentEffects = parent.run(&state, action)
+      var after = toChildState.get(state)
 
-    if childAction != nil, identityBefore != nil, identityBefore == identityAfter,
-      Child.State.self is any _EphemeralState.Type
-    {
-      state[keyPath: toChildState] = nil
-      identityAfter = nil
-    }
+      if childAction != nil, before != nil, isEphemeral, identification.isSame(before, after) {
+        toChildState.modify(&state) { $0 = nil }
+        after = nil
+      }
 
-    var cancelEffects: Effect<Parent.Action> = .none
-    if let identityBefore, identityBefore != identityAfter {
-      cancelEffects = .cancel(id: identityBefore)
+      guard let before, !identification.isSame(before, after) else {
+        return childEffects.merge(with: parentEffects)
+      }
+      return childEffects.merge(with: parentEffects)
+        .merge(with: .cancel(id: identification.identity(of: before)))
     }
-    return childEffects.merge(with: parentEffects).merge(with: cancelEffects)
   }
 
   public typealias Body = Never
+}
+
+@usableFromInline
+func reportIfLetChildActionWhileNil(action: Any, location: SourceLocation) {
+  reportIssue(
+    """
+    An "ifLet" at "\(location.fileID):\(location.line)" received a child action when child \
+    state was "nil".
+
+      Action:
+        \(debugCaseOutput(action))
+
+    This is generally considered an application logic error, and can happen for a few \
+    reasons:
+
+    • A parent reducer set child state to "nil" before this reducer ran. This reducer must \
+    run before any other reducer sets child state to "nil". This ensures that child reducers \
+    can handle their actions while their state is still available.
+
+    • An in-flight effect emitted this action when child state was "nil". While it may be \
+    perfectly reasonable to ignore this action, consider canceling the associated effect \
+    before child state becomes "nil", especially if it is a long-living effect.
+
+    • This action was sent to the store while state was "nil". Make sure that actions for \
+    this reducer can only be sent from a store when state is non-"nil".
+    """,
+    fileID: location.fileID,
+    filePath: location.filePath,
+    line: location.line,
+    column: location.column
+  )
 }

@@ -69,5 +69,19 @@ public struct _OnChangeReducer<Base: Reducer, Value: Equatable>: Reducer {
     return effects.merge(with: perform(oldValue, &state, action))
   }
 
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Base.State, Base.Action> {
+    let base = self.base._resolve(&resolution)
+    let (toValue, perform) = (self.toValue, self.perform)
+    return _ResolvedReducer { state, action in
+      let oldValue = toValue(state)
+      let effects = base.run(&state, action)
+      guard oldValue != toValue(state) else { return effects }
+      return effects.merge(with: perform(oldValue, &state, action))
+    }
+  }
+
   public typealias Body = Never
 }

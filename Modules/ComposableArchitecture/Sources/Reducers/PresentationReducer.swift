@@ -80,83 +80,99 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     self.location = location
   }
 
-  private func identity(_ state: Parent.State) -> ChildIdentity? {
-    state[keyPath: toPresentationState].wrappedValue.map {
-      ChildIdentity(keyPath: toPresentationState, value: $0)
-    }
-  }
-
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    let presentationAction = toPresentationAction.extract(from: action)
-    let identityBefore = identity(state)
-    var destinationEffects: Effect<Parent.Action> = .none
+    _resolvedStandalone().run(&state, action)
+  }
 
-    if case .presented(let destinationAction) = presentationAction {
-      if let identityBefore {
-        let effect = destination.reduce(
-          into: &state[keyPath: toPresentationState].wrappedValue!, action: destinationAction)
-        if case .none = effect.operation {
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Parent.State, Parent.Action> {
+    let parent = self.parent._resolve(&resolution)
+    let destination = self.destination._resolve(&resolution)
+    let toPresented = _StateAccess(toPresentationState.appending(path: \.wrappedValue))
+    let toPresentationAction = self.toPresentationAction
+    let identification = _ChildIdentification<Destination.State>(
+      keyPath: IdentifierBox(toPresentationState))
+    let location = self.location
+    let isEphemeral = Destination.State.self is any _EphemeralState.Type
+    return _ResolvedReducer { state, action in
+      let presentationAction = toPresentationAction.extract(from: action)
+      let before = toPresented.get(state)
+      var destinationEffects: Effect<Parent.Action> = .none
+
+      if case .presented(let destinationAction) = presentationAction {
+        if let before {
+          let effect = toPresented.modify(&state) { destination.run(&$0!, destinationAction) }
+          if case .none = effect.operation {
+          } else {
+            let identity = identification.identity(of: before)
+            destinationEffects = effect.transformed(
+              { toPresentationAction.embed(.presented($0)) },
+              pathComponent: identity.pathComponent
+            )
+            .cancellable(id: identity)
+          }
         } else {
-          let toPresentationAction = self.toPresentationAction
-          destinationEffects = effect.transformed(
-            { toPresentationAction.embed(.presented($0)) },
-            pathComponent: identityBefore.pathComponent
-          )
-          .cancellable(id: identityBefore)
+          reportPresentationActionWhileAbsent(action: action, location: location)
         }
-      } else {
-        reportIssue(
-          """
-          An "ifLet" at "\(location.fileID):\(location.line)" received a presentation action when \
-          destination state was absent.
-
-            Action:
-              \(debugCaseOutput(action))
-
-          This is generally considered an application logic error, and can happen for a few \
-          reasons:
-
-          • A parent reducer set destination state to "nil" before this reducer ran. This reducer \
-          must run before any other reducer sets destination state to "nil". This ensures that \
-          destination reducers can handle their actions while their state is still present.
-
-          • This action was sent to the store while destination state was "nil". Make sure that \
-          actions for this reducer can only be sent from a store when state is present, or from \
-          effects that start from this reducer.
-          """,
-          fileID: location.fileID,
-          filePath: location.filePath,
-          line: location.line,
-          column: location.column
-        )
       }
-    }
 
-    let identityAfterDestination = identity(state)
-    let parentEffects = parent.reduce(into: &state, action: action)
-    var identityAfter = identity(state)
+      let afterDestination = toPresented.get(state)
+      let parentEffects = parent.run(&state, action)
+      var after = toPresented.get(state)
 
-    if let presentationAction, identityAfterDestination != nil,
-      identityAfter == identityAfterDestination
-    {
-      let dismisses: Bool
-      switch presentationAction {
-      case .dismiss: dismisses = true
-      case .presented: dismisses = Destination.State.self is any _EphemeralState.Type
+      if let presentationAction, afterDestination != nil,
+        identification.isSame(after, afterDestination)
+      {
+        let dismisses: Bool
+        switch presentationAction {
+        case .dismiss: dismisses = true
+        case .presented: dismisses = isEphemeral
+        }
+        if dismisses {
+          toPresented.modify(&state) { $0 = nil }
+          after = nil
+        }
       }
-      if dismisses {
-        state[keyPath: toPresentationState].wrappedValue = nil
-        identityAfter = nil
-      }
-    }
 
-    var cancelEffects: Effect<Parent.Action> = .none
-    if let identityBefore, identityBefore != identityAfter {
-      cancelEffects = .cancel(id: identityBefore)
+      guard let before, !identification.isSame(before, after) else {
+        return destinationEffects.merge(with: parentEffects)
+      }
+      return destinationEffects.merge(with: parentEffects)
+        .merge(with: .cancel(id: identification.identity(of: before)))
     }
-    return destinationEffects.merge(with: parentEffects).merge(with: cancelEffects)
   }
 
   public typealias Body = Never
+}
+
+@usableFromInline
+func reportPresentationActionWhileAbsent(action: Any, location: SourceLocation) {
+  reportIssue(
+    """
+    An "ifLet" at "\(location.fileID):\(location.line)" received a presentation action when \
+    destination state was absent.
+
+      Action:
+        \(debugCaseOutput(action))
+
+    This is generally considered an application logic error, and can happen for a few \
+    reasons:
+
+    • A parent reducer set destination state to "nil" before this reducer ran. This reducer \
+    must run before any other reducer sets destination state to "nil". This ensures that \
+    destination reducers can handle their actions while their state is still present.
+
+    • This action was sent to the store while destination state was "nil". Make sure that \
+    actions for this reducer can only be sent from a store when state is present, or from \
+    effects that start from this reducer.
+    """,
+    fileID: location.fileID,
+    filePath: location.filePath,
+    line: location.line,
+    column: location.column
+  )
 }

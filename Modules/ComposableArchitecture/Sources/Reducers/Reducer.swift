@@ -40,6 +40,12 @@ public protocol Reducer<State, Action> {
   /// The reducers this reducer is made of, run in order on the same state.
   @ReducerBuilder<State, Action>
   var body: Body { get }
+
+  /// The logic a store runs for this reducer, with every `body` inside it built once.
+  ///
+  /// The runtime's own operators implement it so that a store can resolve a whole tree; a
+  /// feature never implements or calls it. See ``_ResolvedReducer``.
+  func _resolve(_ resolution: inout _Resolution) -> _ResolvedReducer<State, Action>
 }
 
 /// A reducer with the state and action of another, e.g. `some ReducerOf<Self>`.
@@ -74,6 +80,16 @@ extension Optional: Reducer where Wrapped: Reducer {
     switch self {
     case .some(let wrapped): return wrapped.reduce(into: &state, action: action)
     case .none: return .none
+    }
+  }
+
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Wrapped.State, Wrapped.Action> {
+    switch self {
+    case .some(let wrapped): return wrapped._resolve(&resolution)
+    case .none: return _ResolvedReducer { _, _ in .none }
     }
   }
 

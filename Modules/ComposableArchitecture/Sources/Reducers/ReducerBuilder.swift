@@ -88,6 +88,15 @@ public struct _Sequence<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reducer 
       .merge(with: r1.reduce(into: &state, action: action))
   }
 
+  @inlinable
+  public func _resolve(_ resolution: inout _Resolution) -> _ResolvedReducer<R0.State, R0.Action> {
+    let r0 = self.r0._resolve(&resolution)
+    let r1 = self.r1._resolve(&resolution)
+    return _ResolvedReducer { state, action in
+      r0.run(&state, action).merge(with: r1.run(&state, action))
+    }
+  }
+
   public typealias Body = Never
 }
 
@@ -107,6 +116,23 @@ public struct _SequenceMany<Element: Reducer>: Reducer {
     reducers.reduce(.none) { $0.merge(with: $1.reduce(into: &state, action: action)) }
   }
 
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<Element.State, Element.Action> {
+    var resolved: [_ResolvedReducer<Element.State, Element.Action>] = []
+    for reducer in reducers {
+      resolved.append(reducer._resolve(&resolution))
+    }
+    return _ResolvedReducer { state, action in
+      var effect = Effect<Element.Action>.none
+      for reducer in resolved {
+        effect = effect.merge(with: reducer.run(&state, action))
+      }
+      return effect
+    }
+  }
+
   public typealias Body = Never
 }
 
@@ -120,6 +146,16 @@ public enum _Conditional<First: Reducer, Second: Reducer<First.State, First.Acti
     switch self {
     case .first(let first): return first.reduce(into: &state, action: action)
     case .second(let second): return second.reduce(into: &state, action: action)
+    }
+  }
+
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<First.State, First.Action> {
+    switch self {
+    case .first(let first): return first._resolve(&resolution)
+    case .second(let second): return second._resolve(&resolution)
     }
   }
 

@@ -41,10 +41,22 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
 
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
-    guard let childAction = toChildAction.extract(from: action) else { return .none }
-    let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
-    if case .none = effect.operation { return .none }
-    return effect.transformed(toChildAction.embed, pathComponent: nil)
+    _resolvedStandalone().run(&state, action)
+  }
+
+  @inlinable
+  public func _resolve(
+    _ resolution: inout _Resolution
+  ) -> _ResolvedReducer<ParentState, ParentAction> {
+    let child = self.child._resolve(&resolution)
+    let toChildState = _StateAccess(self.toChildState)
+    let toChildAction = self.toChildAction
+    return _ResolvedReducer { state, action in
+      guard let childAction = toChildAction.extract(from: action) else { return .none }
+      let effect = toChildState.modify(&state) { child.run(&$0, childAction) }
+      if case .none = effect.operation { return .none }
+      return effect.transformed(toChildAction.embed, pathComponent: nil)
+    }
   }
 
   public typealias Body = Never

@@ -1,96 +1,189 @@
-/// The state, reducer and running effects of a root store. Scoped stores are views onto it.
+import Foundation
+
+/// The state, the resolved reducer and the running effects of a root store. Scoped stores are
+/// views onto it.
 ///
-/// A send appends the action to a buffer and, unless a send is already in progress, processes
-/// the buffer in order: reduce, then interpret the returned effect at once — synchronous
-/// actions join the end of the same buffer, cancellations happen immediately, and each `.run`
-/// becomes a task registered under its cancellation identifiers before it can run. Observers
-/// are told once, after the buffer is drained.
-@MainActor
-final class RootCore<State, Action> {
-  private(set) var state: State
-  private let reducer: (inout State, Action) -> Effect<Action>
-  var dependencies: DependencyValues
-  let registry = CancellationRegistry()
+/// A send reduces the action at once and interprets the returned effect in the same step:
+/// synchronous actions (`.send`) join a buffer that is drained in order before the send returns,
+/// cancellations happen immediately, and each `.run` becomes a task registered under its
+/// cancellation identifiers before it can run. Observers are told once, after the buffer is
+/// drained, and only those whose value changed are called.
+///
+/// The fast path — an action whose effect is `.none`, nobody observing — takes no lock, allocates
+/// nothing, and runs specialized in the feature's module (the path is `@inlinable`). The reducer
+/// is resolved once (see ``_ResolvedReducer``) and again only when the dependencies change.
+///
+/// A core belongs to one isolation domain: the main actor for `Store` and `TestStore`, its own
+/// actor for `StoreActor`. Every method runs there; effect tasks reach the core only through the
+/// `Send` its owner builds, which hops there first. That confinement is what the unchecked
+/// `Sendable` conformance stands for: the conformance lets the owner's closures capture the core,
+/// and nothing reaches it from another domain.
+@usableFromInline
+final class RootCore<State, Action>: @unchecked Sendable {
+  @usableFromInline @exclusivity(unchecked) var state: State
+  @usableFromInline @exclusivity(unchecked) var resolved: _ResolvedReducer<State, Action>
+  @usableFromInline let resolveReducer: (inout _Resolution) -> _ResolvedReducer<State, Action>
+  /// Whether the dependencies must be installed around each reduce: false only when the store
+  /// runs on exactly the dependencies a reducer would see anyway (see `init`).
+  @usableFromInline @exclusivity(unchecked) var installsDependencies: Bool
+  @usableFromInline var dependencies: DependencyValues {
+    didSet {
+      installsDependencies = true
+      resolved = Self.resolve(resolveReducer, with: dependencies)
+    }
+  }
+  @usableFromInline let registry = CancellationRegistry()
+  /// How effect tasks get back to the core's executor.
+  @usableFromInline let executor: any _CoreExecutor
+  /// Where effects leave their actions when the core is not on the main actor (`StoreActor`);
+  /// `nil`: effects deliver on the main actor.
+  @usableFromInline var mailbox: _EffectMailbox<Action>?
 
-  private var buffer: [Pending] = []
-  private var isSending = false
-  private var observers: [Int: RootObserver] = [:]
-  private var nextObserverID = 0
+  @usableFromInline @exclusivity(unchecked) var isSending = false
+  @usableFromInline @exclusivity(unchecked) var buffer: [Pending] = []
+  @usableFromInline @exclusivity(unchecked) var observers: [Observer] = []
+  var nextObserverID = 0
 
+  @usableFromInline
   struct Pending {
-    let action: Action
-    let tasks: EffectTaskList
+    @usableFromInline let action: Action
+    @usableFromInline let tasks: EffectTaskList
+
+    @inlinable
+    init(action: Action, tasks: EffectTaskList) {
+      self.action = action
+      self.tasks = tasks
+    }
   }
 
+  @usableFromInline
+  struct Observer {
+    @usableFromInline let id: Int
+    @usableFromInline let stateDidChange: (State) -> Void
+    @usableFromInline let finish: () -> Void
+  }
+
+  /// - Parameter installsDependencies: `false` when `dependencies` are the ambient ones of a
+  ///   store that overrides nothing, so reducers see them without a task-local per action.
+  @usableFromInline
   init(
     initialState: State,
-    reducer: @escaping (inout State, Action) -> Effect<Action>,
-    dependencies: DependencyValues
+    resolveReducer: @escaping (inout _Resolution) -> _ResolvedReducer<State, Action>,
+    dependencies: DependencyValues,
+    installsDependencies: Bool = true,
+    executor: any _CoreExecutor = _MainActorCoreExecutor()
   ) {
+    self.executor = executor
     self.state = initialState
-    self.reducer = reducer
+    self.resolveReducer = resolveReducer
     self.dependencies = dependencies
+    self.installsDependencies = installsDependencies
+    self.resolved = Self.resolve(resolveReducer, with: dependencies)
   }
 
-  isolated deinit {
+  deinit {
     registry.cancelAll()
-    for observer in observers.values {
-      observer.onFinish()
+    for observer in observers {
+      observer.finish()
+    }
+  }
+
+  @usableFromInline
+  static func resolve(
+    _ resolveReducer: (inout _Resolution) -> _ResolvedReducer<State, Action>,
+    with dependencies: DependencyValues
+  ) -> _ResolvedReducer<State, Action> {
+    DependencyValues.$_current.withValue(dependencies) {
+      var resolution = _Resolution()
+      return resolveReducer(&resolution)
     }
   }
 
   // MARK: Sending
 
+  /// Reduces `action` and everything its effects send synchronously, then tells observers.
+  @inlinable
   func send(_ action: Action) -> StoreTask {
-    let tasks = EffectTaskList()
-    enqueue(action, tasks: tasks)
-    return StoreTask(tasks.isEmpty ? nil : tasks)
+    guard !isSending else { return enqueueReentrant(action) }
+    isSending = true
+    let effect = reduce(action)
+    var tasks: EffectTaskList?
+    if !effect.isNone {
+      let list = EffectTaskList()
+      start(effect, tasks: list)
+      tasks = list
+    }
+    if !buffer.isEmpty { drainBuffer() }
+    isSending = false
+    if !observers.isEmpty { notifyObservers() }
+    return StoreTask(tasks)
   }
 
-  private func enqueue(_ action: Action, tasks: EffectTaskList) {
+  /// Delivers an action an effect sent: reduced at once, or after the send in progress.
+  @inlinable
+  func receive(_ action: Action, tasks: EffectTaskList) {
     guard !isSending else {
-      // Re-entrant: an action sent while another is being reduced waits its turn.
       buffer.append(Pending(action: action, tasks: tasks))
       return
     }
     isSending = true
-    // Fast path: the action that started the send is reduced without going through the buffer.
-    reduce(action, tasks: tasks)
-    if !buffer.isEmpty {
-      var index = 0
-      while index < buffer.count {
-        let pending = buffer[index]
-        index += 1
-        reduce(pending.action, tasks: pending.tasks)
-      }
-      buffer.removeAll(keepingCapacity: true)
-    }
+    let effect = reduce(action)
+    if !effect.isNone { start(effect, tasks: tasks) }
+    if !buffer.isEmpty { drainBuffer() }
     isSending = false
-    notifyObservers()
+    if !observers.isEmpty { notifyObservers() }
   }
 
-  private func reduce(_ action: Action, tasks: EffectTaskList) {
-    let effect = DependencyValues.$_current.withValue(dependencies) {
-      reducer(&state, action)
+  /// An action sent while another is being processed waits its turn; its task follows the
+  /// effects it will start.
+  @usableFromInline
+  func enqueueReentrant(_ action: Action) -> StoreTask {
+    let tasks = EffectTaskList()
+    buffer.append(Pending(action: action, tasks: tasks))
+    return StoreTask(tasks)
+  }
+
+  @inlinable
+  func reduce(_ action: Action) -> Effect<Action> {
+    guard installsDependencies else { return resolved.run(&state, action) }
+    return DependencyValues.$_current.withValue(dependencies) {
+      resolved.run(&state, action)
     }
-    start(effect, tasks: tasks, cancelIDs: [])
+  }
+
+  @inlinable
+  func drainBuffer() {
+    var index = 0
+    while index < buffer.count {
+      let pending = buffer[index]
+      index += 1
+      let effect = reduce(pending.action)
+      if !effect.isNone { start(effect, tasks: pending.tasks) }
+    }
+    buffer.removeAll(keepingCapacity: true)
   }
 
   // MARK: Effects
 
-  private func start(_ effect: Effect<Action>, tasks: EffectTaskList, cancelIDs: [EffectID]) {
+  @inlinable
+  func start(_ effect: Effect<Action>, tasks: EffectTaskList) {
+    start(effect, tasks: tasks, cancelIDs: .none)
+  }
+
+  @inlinable
+  func start(_ effect: Effect<Action>, tasks: EffectTaskList, cancelIDs: _CancelIDs) {
     switch effect.operation {
     case .none:
       return
     case .send(let action):
-      enqueue(action, tasks: tasks)
+      buffer.append(Pending(action: action, tasks: tasks))
     case .cancel(let id):
       registry.cancel(id)
     case .cancellable(let effect, let id, let cancelInFlight):
       if cancelInFlight {
         registry.cancel(id)
       }
-      start(effect, tasks: tasks, cancelIDs: cancelIDs + [id])
+      start(effect, tasks: tasks, cancelIDs: cancelIDs.appending(id))
     case .merge(let effects):
       for effect in effects {
         start(effect, tasks: tasks, cancelIDs: cancelIDs)
@@ -98,45 +191,75 @@ final class RootCore<State, Action> {
     case .run(let operation):
       let handle = EffectHandle(registeredUnder: cancelIDs)
       registry.register(handle)
-      let send = Send<Action> { [weak self] action in
-        self?.enqueue(action, tasks: tasks)
-      }
+      let send = makeSend(tasks: tasks, handle: handle)
       let task = Self.runTask(
         operation, send: send,
         context: EffectContext(registry: registry, path: operation.path), handle: handle)
       handle.attach(task)
       tasks.append(task)
     case .concatenate(let effects):
-      let handle = EffectHandle(registeredUnder: cancelIDs)
-      registry.register(handle)
-      let registry = self.registry
-      let task = Task { [weak self] in
-        defer { registry.remove(handle) }
-        for effect in effects {
-          guard let self, !Task.isCancelled else { return }
-          let step = EffectTaskList()
-          self.start(effect, tasks: step, cancelIDs: cancelIDs)
-          await withTaskCancellationHandler {
-            await step.waitForAll()
-          } onCancel: {
-            step.cancel()
-          }
-        }
-      }
-      handle.attach(task)
-      tasks.append(task)
+      startConcatenation(effects, tasks: tasks, cancelIDs: cancelIDs)
     }
   }
 
-  /// Starts the task of a `.run` effect off the main actor; it unregisters itself when done.
-  private nonisolated static func runTask(
+  /// The `Send` of an effect's task: straight into the core on the main actor, or into the
+  /// mailbox of the actor that owns the core.
+  @inlinable
+  func makeSend(tasks: EffectTaskList, handle: EffectHandle) -> Send<Action> {
+    if let mailbox {
+      return Send { action in mailbox.post(action, tasks: tasks, handle: handle) }
+    }
+    return Send { [weak self] action in self?.receive(action, tasks: tasks) }
+  }
+
+  @usableFromInline
+  func startConcatenation(_ effects: [Effect<Action>], tasks: EffectTaskList, cancelIDs: _CancelIDs)
+  {
+    let handle = EffectHandle(registeredUnder: cancelIDs)
+    registry.register(handle)
+    let (registry, executor) = (self.registry, self.executor)
+    let task = Task { [weak self] in
+      defer { registry.remove(handle) }
+      for effect in effects {
+        guard !Task.isCancelled else { return }
+        let step = EffectTaskList()
+        await executor.run { [weak self] in
+          self?.startStep(effect, tasks: step, cancelIDs: cancelIDs)
+        }
+        await withTaskCancellationHandler {
+          await step.waitForAll()
+        } onCancel: {
+          step.cancel()
+        }
+      }
+    }
+    handle.attach(task)
+    tasks.append(task)
+  }
+
+  /// Starts one step of a concatenation, on the core's executor.
+  private func startStep(_ effect: Effect<Action>, tasks: EffectTaskList, cancelIDs: _CancelIDs) {
+    guard !isSending else {
+      start(effect, tasks: tasks, cancelIDs: cancelIDs)
+      return
+    }
+    isSending = true
+    start(effect, tasks: tasks, cancelIDs: cancelIDs)
+    if !buffer.isEmpty { drainBuffer() }
+    isSending = false
+    if !observers.isEmpty { notifyObservers() }
+  }
+
+  /// Starts the task of a `.run` effect off the store's executor; it unregisters itself when done.
+  @inlinable
+  static func runTask(
     _ operation: RunOperation<Action>,
     send: Send<Action>,
     context: EffectContext,
     handle: EffectHandle
   ) -> Task<Void, Never> {
     Task(name: operation.name, priority: operation.priority) {
-      await EffectContext.$current.withValue(context) {
+      await context.install {
         await operation.body(send)
       }
       context.registry.remove(handle)
@@ -145,32 +268,86 @@ final class RootCore<State, Action> {
 
   // MARK: Observation
 
+  /// Calls `stateDidChange` with the state after every send; returns the id that removes it.
+  @usableFromInline
   func addObserver(
-    onChange: @escaping @MainActor (_ rootState: Any) -> Void,
-    onFinish: @escaping @MainActor () -> Void
+    stateDidChange: @escaping (State) -> Void,
+    finish: @escaping () -> Void
   ) -> Int {
     let id = nextObserverID
     nextObserverID += 1
-    observers[id] = RootObserver(onChange: onChange, onFinish: onFinish)
+    observers.append(Observer(id: id, stateDidChange: stateDidChange, finish: finish))
     return id
   }
 
+  @usableFromInline
   func removeObserver(_ id: Int) {
-    observers[id] = nil
+    observers.removeAll { $0.id == id }
   }
 
-  private func notifyObservers() {
-    guard !observers.isEmpty else { return }
-    let state = self.state as Any
-    for observer in observers.values {
-      observer.onChange(state)
+  @inlinable
+  func notifyObservers() {
+    let state = self.state
+    for observer in observers {
+      observer.stateDidChange(state)
     }
   }
 }
 
-/// An observer of a root store. Not nested in the generic `RootCore`, so that the dictionary of
-/// observers has one concrete type and checking it needs no generic metadata on every send.
-struct RootObserver {
-  let onChange: @MainActor (_ rootState: Any) -> Void
-  let onFinish: @MainActor () -> Void
+/// How the effects of a root store get back to the store's executor.
+@usableFromInline
+protocol _CoreExecutor: Sendable {
+  /// Runs `body` on the core's executor.
+  func run(_ body: @escaping @Sendable () -> Void) async
+}
+
+/// The executor of `Store` and `TestStore`: the main actor.
+@usableFromInline
+struct _MainActorCoreExecutor: _CoreExecutor {
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
+  func run(_ body: @escaping @Sendable () -> Void) async {
+    await MainActor.run { body() }
+  }
+}
+
+/// The actions that effects of a core owned by an actor send back, in order, until the actor
+/// takes them. An action whose effect was cancelled before the actor took it is dropped, as a
+/// main-actor store would have dropped it at `send`.
+@usableFromInline
+final class _EffectMailbox<Action>: @unchecked Sendable {
+  // Guarded by `lock`; the actions are handed from effect tasks to the owning actor.
+  private let lock = NSLock()
+  private var pending: [(action: Action, tasks: EffectTaskList, handle: EffectHandle)] = []
+  private var isScheduled = false
+  /// Asks the owner to take the pending actions, on its executor.
+  let schedule: @Sendable () -> Void
+
+  init(schedule: @escaping @Sendable () -> Void) {
+    self.schedule = schedule
+  }
+
+  @usableFromInline
+  func post(_ action: Action, tasks: EffectTaskList, handle: EffectHandle) {
+    let needsSchedule = lock.withLock {
+      pending.append((action, tasks, handle))
+      defer { isScheduled = true }
+      return !isScheduled
+    }
+    if needsSchedule { schedule() }
+  }
+
+  /// The actions posted so far, oldest first, without those of cancelled effects.
+  func take() -> [(action: Action, tasks: EffectTaskList)] {
+    let taken = lock.withLock {
+      defer {
+        pending.removeAll()
+        isScheduled = false
+      }
+      return pending
+    }
+    return taken.compactMap { $0.handle.isCancelled ? nil : ($0.action, $0.tasks) }
+  }
 }

@@ -1,8 +1,8 @@
 /// Runs a feature: holds its state, sends actions through its reducer and runs its effects.
 ///
-/// A front end creates one root store per running app (the web server: one per visitor), reads
-/// ``state``, sends user actions with ``send(_:)`` and redraws from ``states`` or
-/// ``observe(_:)``. Child features get a scoped store with ``scope(_:action:)``; a scoped store
+/// A front end creates one root store per running app, reads ``state``, sends user actions with
+/// ``send(_:)`` and redraws from ``observe(_:onChange:)`` (or the `AsyncSequence`s ``states`` and
+/// ``observe(_:)``). Child features get a scoped store with ``scope(_:action:)``; a scoped store
 /// holds no state of its own, it is a view onto the root.
 ///
 /// ```swift
@@ -12,45 +12,60 @@
 ///   $0.factClient = .liveValue
 /// }
 /// store.send(.incrementButtonTapped)
-/// for await state in store.states {
-///   render(state)
+/// let token = store.observe(\.count) { count in
+///   render(count)
 /// }
 /// ```
 ///
-/// Releasing the root store (and every scoped store of it) cancels all of its effects.
+/// Releasing the root store (and every scoped store of it) cancels all of its effects. A store
+/// lives on the main actor, as TCA's does; `StoreActor` runs the same reducers on an actor of
+/// their own.
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action> {
-  private let root: any StoreRoot
-  private let getState: @MainActor () -> State
-  /// Derives this store's state from the root's, for observers (which must not capture the root).
-  private let stateFromRoot: @MainActor (Any) -> State
-  private let sendAction: @MainActor (Action) -> StoreTask
+  /// The root's core, kept alive by every store scoped from it.
+  @usableFromInline let root: AnyObject
+  @usableFromInline let getState: () -> State
+  @usableFromInline let sendAction: (Action) -> StoreTask
+  /// Registers an observer of this store's state; returns what removes it.
+  @usableFromInline let addObserver: (@escaping (State) -> Void, @escaping () -> Void) -> Remover
   private var children: [ScopeID: AnyObject] = [:]
 
-  private init(
-    root: any StoreRoot,
-    state: @escaping @MainActor () -> State,
-    stateFromRoot: @escaping @MainActor (Any) -> State,
-    send: @escaping @MainActor (Action) -> StoreTask
+  @usableFromInline
+  init(
+    root: AnyObject,
+    state: @escaping () -> State,
+    send: @escaping (Action) -> StoreTask,
+    addObserver: @escaping (@escaping (State) -> Void, @escaping () -> Void) -> Remover
   ) {
     self.root = root
     self.getState = state
-    self.stateFromRoot = stateFromRoot
     self.sendAction = send
+    self.addObserver = addObserver
   }
 
-  init(core: RootCore<State, Action>) {
-    self.root = core
-    self.getState = { core.state }
-    self.stateFromRoot = { $0 as! State }
-    self.sendAction = { core.send($0) }
+  @inlinable
+  convenience init(core: RootCore<State, Action>) {
+    self.init(
+      root: core,
+      state: { core.state },
+      send: { core.send($0) },
+      addObserver: { [weak core] stateDidChange, finish in
+        guard let id = core?.addObserver(stateDidChange: stateDidChange, finish: finish)
+        else {
+          finish()
+          return {}
+        }
+        return { [weak core] in core?.removeObserver(id) }
+      }
+    )
   }
 
   /// Creates a root store.
   ///
   /// The initial state and the reducer are built with the dependencies of `prepareDependencies`
   /// in effect, and the store keeps those dependencies for every action and effect.
+  @inlinable
   public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> R.State,
     @ReducerBuilder<State, Action> reducer: () -> R,
@@ -62,16 +77,20 @@ public final class Store<State, Action> {
     self.init(
       core: RootCore(
         initialState: state,
-        reducer: { reducer.reduce(into: &$0, action: $1) },
-        dependencies: dependencies
+        resolveReducer: { reducer._resolve(&$0) },
+        dependencies: dependencies,
+        installsDependencies: prepareDependencies != nil
+          || !DependencyValues._current.isDefaultForStores
       )
     )
   }
 
   /// The current state.
+  @inlinable
   public var state: State { getState() }
 
   /// Reads a property of the current state: `store.count`.
+  @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     getState()[keyPath: keyPath]
   }
@@ -80,7 +99,9 @@ public final class Store<State, Action> {
   ///
   /// The action, and every action the effects send synchronously, are processed before this
   /// returns; observers then see the resulting state once. The returned task follows the
-  /// asynchronous effects.
+  /// asynchronous effects. An action sent while another is being processed (from an observer,
+  /// say) is processed right after it, and its task follows its own effects.
+  @inlinable
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     sendAction(action)
@@ -97,16 +118,7 @@ public final class Store<State, Action> {
     if let child = children[id] as? Store<ChildState, ChildAction> {
       return child
     }
-    let getState = self.getState
-    let sendAction = self.sendAction
-    let embedding = CaseEmbedding(action)
-    let stateFromRoot = self.stateFromRoot
-    let child = Store<ChildState, ChildAction>(
-      root: root,
-      state: { getState()[keyPath: state] },
-      stateFromRoot: { stateFromRoot($0)[keyPath: state] },
-      send: { sendAction(embedding.embed($0)) }
-    )
+    let child = scoped(state: { $0[keyPath: state] }, embed: CaseEmbedding(action).embed)
     children[id] = child
     return child
   }
@@ -119,86 +131,40 @@ public final class Store<State, Action> {
     scope(state, action: action)
   }
 
-  /// A store for optional child state, or `nil` while that state is `nil`.
+  /// A store for optional child state, or `nil` while that state is `nil`. A child store kept
+  /// after its state went away keeps showing the last value it had.
   public func scope<ChildState, ChildAction>(
     _ state: KeyPath<State, ChildState?>,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
     guard var lastValue = getState()[keyPath: state] else { return nil }
-    let getState = self.getState
-    let sendAction = self.sendAction
-    let embedding = CaseEmbedding(action)
-    let stateFromRoot = self.stateFromRoot
+    return scoped(
+      state: { parentState in
+        if let value = parentState[keyPath: state] { lastValue = value }
+        return lastValue
+      },
+      embed: CaseEmbedding(action).embed
+    )
+  }
+
+  /// A store that views this one through `toChildState` and sends through `embed`.
+  func scoped<ChildState, ChildAction>(
+    state toChildState: @escaping (State) -> ChildState,
+    embed: @escaping (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    let (getState, sendAction, addObserver) = (self.getState, self.sendAction, self.addObserver)
     return Store<ChildState, ChildAction>(
       root: root,
-      state: {
-        if let value = getState()[keyPath: state] { lastValue = value }
-        return lastValue
-      },
-      stateFromRoot: { rootState in
-        // A stale child store keeps showing the last value it had.
-        if let value = stateFromRoot(rootState)[keyPath: state] { lastValue = value }
-        return lastValue
-      },
-      send: { sendAction(embedding.embed($0)) }
+      state: { toChildState(getState()) },
+      send: { sendAction(embed($0)) },
+      addObserver: { stateDidChange, finish in
+        addObserver({ stateDidChange(toChildState($0)) }, finish)
+      }
     )
   }
 
   // MARK: Observation
 
-  /// The current state, then the state after every send that changed anything, for front ends
-  /// that redraw from state. The sequence ends when the root store goes away.
-  ///
-  /// A consumer that is slower than the store sees the newest states: at most `limit` states
-  /// are kept for it (`nil` keeps all).
-  public func states(bufferingNewest limit: Int? = nil) -> AsyncStream<State>
-  where State: Sendable {
-    let policy: AsyncStream<State>.Continuation.BufferingPolicy =
-      limit.map { .bufferingNewest($0) } ?? .unbounded
-    let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: policy)
-    continuation.yield(getState())
-    let stateFromRoot = self.stateFromRoot
-    let observerID = root.addObserver(
-      onChange: { continuation.yield(stateFromRoot($0)) },
-      onFinish: { continuation.finish() }
-    )
-    continuation.onTermination = { [weak root] _ in
-      Task { @MainActor in root?.removeObserver(observerID) }
-    }
-    return stream
-  }
-
-  /// The current value of a property of the state, then each new value, with duplicates removed.
-  ///
-  /// ```swift
-  /// for await query in store.observe(\.searchQuery) {
-  ///   debouncer.schedule(query)
-  /// }
-  /// ```
-  public func observe<Value: Equatable & Sendable>(
-    _ keyPath: KeyPath<State, Value>
-  ) -> AsyncStream<Value> {
-    let (stream, continuation) = AsyncStream<Value>.makeStream()
-    var last = getState()[keyPath: keyPath]
-    continuation.yield(last)
-    let stateFromRoot = self.stateFromRoot
-    let observerID = root.addObserver(
-      onChange: { rootState in
-        let value = stateFromRoot(rootState)[keyPath: keyPath]
-        guard value != last else { return }
-        last = value
-        continuation.yield(value)
-      },
-      onFinish: { continuation.finish() }
-    )
-    continuation.onTermination = { [weak root] _ in
-      Task { @MainActor in root?.removeObserver(observerID) }
-    }
-    return stream
-  }
-}
-
-extension Store {
   /// Calls `onChange` with each new value of a property of the state, right after the send that
   /// changed it; sends that leave the value equal do not call it. Observation stops when the
   /// returned token is cancelled or released.
@@ -213,29 +179,77 @@ extension Store {
     onChange: @escaping @MainActor (_ value: Value) -> Void
   ) -> ObserveToken {
     var last = getState()[keyPath: keyPath]
-    let stateFromRoot = self.stateFromRoot
-    let observerID = root.addObserver(
-      onChange: { rootState in
-        let value = stateFromRoot(rootState)[keyPath: keyPath]
+    let remove = addObserver(
+      { state in
+        let value = state[keyPath: keyPath]
         guard value != last else { return }
         last = value
-        onChange(value)
+        MainActor.assumeIsolated { onChange(value) }
       },
-      onFinish: {}
+      {}
     )
-    return ObserveToken { [weak root] in
-      root?.removeObserver(observerID)
-    }
+    return ObserveToken(onCancel: remove)
   }
+
+  /// The current state, then the state after every send that changed anything, for front ends
+  /// that redraw from state. The sequence ends when the root store goes away.
+  ///
+  /// A consumer that is slower than the store sees the newest states: at most `limit` states
+  /// are kept for it (`nil` keeps all).
+  public func states(bufferingNewest limit: Int? = nil) -> AsyncStream<State>
+  where State: Sendable {
+    let policy: AsyncStream<State>.Continuation.BufferingPolicy =
+      limit.map { .bufferingNewest($0) } ?? .unbounded
+    let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: policy)
+    continuation.yield(getState())
+    let remove = addObserver({ continuation.yield($0) }, { continuation.finish() })
+    continuation.onTermination = { _ in
+      Task { @MainActor in remove() }
+    }
+    return stream
+  }
+
+  /// The current value of a property of the state, then each new value, with duplicates removed.
+  ///
+  /// ```swift
+  /// for await query in store.observe(\.searchQuery) {
+  ///   render(query)
+  /// }
+  /// ```
+  public func observe<Value: Equatable & Sendable>(
+    _ keyPath: KeyPath<State, Value>
+  ) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream<Value>.makeStream()
+    var last = getState()[keyPath: keyPath]
+    continuation.yield(last)
+    let remove = addObserver(
+      { state in
+        let value = state[keyPath: keyPath]
+        guard value != last else { return }
+        last = value
+        continuation.yield(value)
+      },
+      { continuation.finish() }
+    )
+    continuation.onTermination = { _ in
+      Task { @MainActor in remove() }
+    }
+    return stream
+  }
+}
+
+extension Store where State: Sendable {
+  /// ``states(bufferingNewest:)`` keeping every state.
+  public var states: AsyncStream<State> { states() }
 }
 
 /// Keeps an observation of a store alive; observation ends with ``cancel()`` or when the token is
 /// released.
 @MainActor
 public final class ObserveToken {
-  private var onCancel: (@MainActor () -> Void)?
+  private var onCancel: Remover?
 
-  init(onCancel: @escaping @MainActor () -> Void) {
+  init(onCancel: @escaping Remover) {
     self.onCancel = onCancel
   }
 
@@ -250,22 +264,9 @@ public final class ObserveToken {
   }
 }
 
-extension Store where State: Sendable {
-  /// ``states(bufferingNewest:)`` keeping every state.
-  public var states: AsyncStream<State> { states() }
-}
-
-/// What a store needs of its root for observation.
-@MainActor
-protocol StoreRoot: AnyObject, Sendable {
-  func addObserver(
-    onChange: @escaping @MainActor (_ rootState: Any) -> Void,
-    onFinish: @escaping @MainActor () -> Void
-  ) -> Int
-  func removeObserver(_ id: Int)
-}
-
-extension RootCore: StoreRoot {}
+/// Removes an observer from a root store; called on the store's executor.
+@usableFromInline
+typealias Remover = @Sendable () -> Void
 
 /// The store of a reducer.
 public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
@@ -279,3 +280,38 @@ private struct ScopeID: Hashable {
   let state: AnyKeyPath
   let action: AnyKeyPath
 }
+
+extension DependencyValues {
+  /// Whether nothing is overridden in these dependencies: then a reducer run without installing
+  /// them sees the same values, and a store can skip the task-local push per action (about 400
+  /// instructions of a send).
+  ///
+  /// swift-dependencies keeps overrides in a private dictionary, which is empty — the shared
+  /// empty-dictionary storage — until something is overridden; this reads that word. The reading
+  /// is checked once against a known override and a known default (`overrideDetection`); if the
+  /// layout ever differs, every store installs its dependencies, as it would without this check.
+  @usableFromInline
+  var isDefaultForStores: Bool {
+    guard let detection = overrideDetection else { return false }
+    return detection(self) == false
+  }
+}
+
+/// Tells whether dependency values carry overrides, or `nil` when the layout it relies on does
+/// not hold for the swift-dependencies in use.
+private let overrideDetection: (@Sendable (DependencyValues) -> Bool)? = {
+  let emptyStorage = withUnsafeBytes(of: [ObjectIdentifier: any Sendable]()) {
+    $0.load(as: UInt.self)
+  }
+  guard MemoryLayout<DependencyValues>.size == 2 * MemoryLayout<UInt>.size else { return nil }
+  let isOverridden: @Sendable (DependencyValues) -> Bool = { values in
+    withUnsafeBytes(of: values) {
+      $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self) != emptyStorage
+    }
+  }
+  let defaults = DependencyValues()
+  var overridden = DependencyValues()
+  overridden.context = .test
+  guard !isOverridden(defaults), isOverridden(overridden) else { return nil }
+  return isOverridden
+}()

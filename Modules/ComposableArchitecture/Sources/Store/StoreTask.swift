@@ -8,8 +8,9 @@ import Synchronization
 /// await store.send(.searchQueryChangeDebounced).finish()
 /// ```
 public struct StoreTask: Hashable, Sendable {
-  let tasks: EffectTaskList?
+  @usableFromInline let tasks: EffectTaskList?
 
+  @inlinable
   init(_ tasks: EffectTaskList?) {
     self.tasks = tasks
   }
@@ -42,36 +43,63 @@ public struct StoreTask: Hashable, Sendable {
 
 /// The tasks of the effects started on behalf of one send. It grows while those effects send
 /// more actions, and is drained in order by ``StoreTask/finish()``.
+@usableFromInline
 final class EffectTaskList: Sendable {
-  private let state = Mutex<(tasks: [Task<Void, Never>], isCancelled: Bool)>(([], false))
+  @usableFromInline
+  init() {}
 
+  private let state = Mutex<State>(State())
+
+  /// The tasks, the first kept inline: most sends start one effect.
+  private struct State {
+    var first: Task<Void, Never>?
+    var rest: [Task<Void, Never>] = []
+    var isCancelled = false
+
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+
+    subscript(index: Int) -> Task<Void, Never> {
+      index == 0 ? first! : rest[index - 1]
+    }
+
+    var all: [Task<Void, Never>] {
+      first.map { [$0] + rest } ?? []
+    }
+  }
+
+  @usableFromInline
   func append(_ task: Task<Void, Never>) {
     let cancelled = state.withLock { state -> Bool in
-      state.tasks.append(task)
+      if state.first == nil {
+        state.first = task
+      } else {
+        state.rest.append(task)
+      }
       return state.isCancelled
     }
     if cancelled { task.cancel() }
   }
 
-  var isEmpty: Bool { state.withLock { $0.tasks.isEmpty } }
+  var isEmpty: Bool { state.withLock { $0.first == nil } }
   var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
   func cancel() {
     let tasks = state.withLock { state -> [Task<Void, Never>] in
       state.isCancelled = true
-      return state.tasks
+      return state.all
     }
     for task in tasks { task.cancel() }
   }
 
+  /// Waits for every task, including those appended while waiting.
   func waitForAll() async {
     var index = 0
-    while let task = state.withLock({ index < $0.tasks.count ? $0.tasks[index] : nil }) {
+    while let task = state.withLock({ index < $0.count ? $0[index] : nil }) {
       await task.value
       index += 1
     }
   }
 
-  /// Whether every task has finished, without waiting.
-  var tasks: [Task<Void, Never>] { state.withLock { $0.tasks } }
+  /// The tasks so far.
+  var tasks: [Task<Void, Never>] { state.withLock { $0.all } }
 }

@@ -71,22 +71,27 @@ public final class TestStore<State: Equatable, Action> {
       fileID: fileID, filePath: filePath, line: line, column: column)
     self.core = RootCore(
       initialState: initialState,
-      reducer: { state, testAction in
-        let action: Action
-        switch testAction {
-        case .send(let sent):
-          action = sent
-        case .receive(let received):
-          action = received
+      resolveReducer: { resolution in
+        let resolved = reducer._resolve(&resolution)
+        return _ResolvedReducer { state, testAction in
+          let action: Action
+          switch testAction {
+          case .send(let sent):
+            action = sent
+          case .receive(let received):
+            action = received
+          }
+          let effect = resolved.run(&state, action)
+          MainActor.assumeIsolated {
+            switch testAction {
+            case .send:
+              storage.state = state
+            case .receive(let received):
+              storage.receivedActions.append((received, state))
+            }
+          }
+          return MainActor.assumeIsolated { storage.instrument(effect) }
         }
-        let effect = reducer.reduce(into: &state, action: action)
-        switch testAction {
-        case .send:
-          storage.state = state
-        case .receive(let received):
-          storage.receivedActions.append((received, state))
-        }
-        return storage.instrument(effect)
       },
       dependencies: dependencies
     )

@@ -1,0 +1,152 @@
+/// A reducer tree as a store runs it: every `body` in it evaluated once, every operator holding
+/// its children's resolved logic. Resolving is the runtime's business; features never see it.
+///
+/// TCA evaluates `body` on every action, so a `Scope` rebuilds its key paths and case paths for
+/// every action at every level. A store here resolves its reducer once, under its dependencies,
+/// and runs the resolved tree for every action. That keeps TCA's semantics because a `body` is a
+/// pure function of the reducer's value and the dependencies in effect while it is built:
+/// - the store resolves again whenever its dependencies change (a `TestStore` whose
+///   `dependencies` a test sets between steps);
+/// - `.dependency(_:_:)` resolves its base under the overridden dependencies, and still applies
+///   them while the base reduces;
+/// - `@Dependency` properties read inside `Reduce` closures are read per action, as before.
+/// A `body` that reads something that changes between actions without being a dependency (the
+/// wall clock, a global) is frozen at resolution; `docs/compatibility.md` lists that difference.
+///
+/// A reducer that contains itself (a recursive feature whose `forEach` element is the feature
+/// itself) is resolved lazily at each recursive edge, the first time an action reaches it.
+public struct _ResolvedReducer<State, Action> {
+  @usableFromInline
+  let run: (inout State, Action) -> Effect<Action>
+
+  @inlinable
+  public init(_ run: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
+    self.run = run
+  }
+
+  @inlinable
+  public func callAsFunction(_ state: inout State, _ action: Action) -> Effect<Action> {
+    run(&state, action)
+  }
+}
+
+/// What a resolution in progress knows: the body-based reducer types it is resolving, so that a
+/// type met again inside itself (recursion) is resolved lazily instead of forever.
+public struct _Resolution {
+  @usableFromInline
+  var resolving: [ObjectIdentifier] = []
+
+  @inlinable
+  public init() {}
+}
+
+extension Reducer {
+  /// This reducer resolved on its own, outside any store: what `reduce(into:action:)` of an
+  /// operator runs when a feature calls it directly.
+  @inlinable
+  func _resolvedStandalone() -> _ResolvedReducer<State, Action> {
+    var resolution = _Resolution()
+    return _resolve(&resolution)
+  }
+}
+
+extension Reducer where Body == Never {
+  /// A reducer that implements `reduce(into:action:)` resolves to itself.
+  @inlinable
+  public func _resolve(_ resolution: inout _Resolution) -> _ResolvedReducer<State, Action> {
+    _ResolvedReducer { state, action in self.reduce(into: &state, action: action) }
+  }
+}
+
+extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
+  /// A reducer with a `body` resolves to its body, resolved.
+  @inlinable
+  public func _resolve(_ resolution: inout _Resolution) -> _ResolvedReducer<State, Action> {
+    let type = ObjectIdentifier(Self.self)
+    if resolution.resolving.contains(type) {
+      return _LazyResolution<State, Action>(type: type) { body._resolve(&$0) }.resolved
+    }
+    resolution.resolving.append(type)
+    defer { resolution.resolving.removeLast() }
+    return body._resolve(&resolution)
+  }
+}
+
+/// A recursive edge of a reducer tree: resolved the first time an action reaches it, under the
+/// dependencies of that action (the same ones the resolution would have used).
+@usableFromInline
+final class _LazyResolution<State, Action> {
+  @usableFromInline let type: ObjectIdentifier
+  @usableFromInline let resolveBody: (inout _Resolution) -> _ResolvedReducer<State, Action>
+  @usableFromInline var resolvedBody: _ResolvedReducer<State, Action>?
+
+  @usableFromInline
+  init(
+    type: ObjectIdentifier,
+    resolveBody: @escaping (inout _Resolution) -> _ResolvedReducer<State, Action>
+  ) {
+    self.type = type
+    self.resolveBody = resolveBody
+  }
+
+  @usableFromInline
+  var resolved: _ResolvedReducer<State, Action> {
+    _ResolvedReducer { state, action in
+      let resolved = self.resolvedBody ?? self.resolve()
+      return resolved.run(&state, action)
+    }
+  }
+
+  @usableFromInline
+  func resolve() -> _ResolvedReducer<State, Action> {
+    var resolution = _Resolution()
+    resolution.resolving.append(type)
+    let resolved = resolveBody(&resolution)
+    resolvedBody = resolved
+    return resolved
+  }
+}
+
+/// Reads and writes a child state inside a parent state through a key path. For a key path to a
+/// stored property — the usual case — it goes straight to the property's offset, which costs a
+/// few instructions instead of a key path projection.
+@usableFromInline
+struct _StateAccess<Root, Value> {
+  @usableFromInline let keyPath: WritableKeyPath<Root, Value>
+  @usableFromInline let offset: Int?
+
+  @inlinable
+  init(_ keyPath: WritableKeyPath<Root, Value>) {
+    self.keyPath = keyPath
+    self.offset = MemoryLayout<Root>.offset(of: keyPath)
+  }
+
+  @inlinable
+  func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {
+    guard let offset else { return body(&root[keyPath: keyPath]) }
+    return withUnsafeMutablePointer(to: &root) { pointer in
+      body(
+        &UnsafeMutableRawPointer(pointer).advanced(by: offset)
+          .assumingMemoryBound(to: Value.self).pointee)
+    }
+  }
+
+  /// Lends the value to `body` without copying it.
+  @inlinable
+  func read<Result>(_ root: Root, _ body: (Value) -> Result) -> Result {
+    guard let offset else { return body(root[keyPath: keyPath]) }
+    return withUnsafePointer(to: root) { pointer in
+      body(
+        UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self)
+          .pointee)
+    }
+  }
+
+  @inlinable
+  func get(_ root: Root) -> Value {
+    guard let offset else { return root[keyPath: keyPath] }
+    return withUnsafePointer(to: root) { pointer in
+      UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+    }
+  }
+}

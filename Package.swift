@@ -208,13 +208,14 @@ let package = Package(
     // The runtime benchmark (Tools/runtime-benchmark builds it in release and drives it).
     .executableTarget(
       name: "runtime-bench",
-      dependencies: ["ComposableArchitecture", "MallocCounter"],
+      dependencies: ["ComposableArchitecture", "RuntimeBenchmarkSupport"],
       path: "Tools/RuntimeBenchmark/Sources"
     ),
-    // Counts the process's heap allocations; linked only into runtime-bench.
+    // C support of runtime-bench: a heap allocation counter, an optimizer sink and a loop that
+    // serves the main queue; linked only into runtime-bench.
     .target(
-      name: "MallocCounter",
-      path: "Tools/RuntimeBenchmark/MallocCounter"
+      name: "RuntimeBenchmarkSupport",
+      path: "Tools/RuntimeBenchmark/Support"
     ),
 
     // MARK: Tests

@@ -76,18 +76,20 @@ struct CancellationTests {
   @Test func cancelReturnedInTheSameBatchStopsAnEffectThatHasNotStartedYet() async {
     let clock = TestClock()
     let store = TestStore(initialState: [Int]()) {
-      Reduce<[Int], Action> { _, action in
-        guard case .start = action else { return .none }
-        return .merge(
-          .run { send in
-            try await clock.sleep(for: .seconds(1))
-            await send(.finished(1))
-          }
-          .cancellable(id: CancelID.work),
-          .send(.cancel)
-        )
+      CombineReducers {
+        Reduce<[Int], Action> { _, action in
+          guard case .start = action else { return .none }
+          return .merge(
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              await send(.finished(1))
+            }
+            .cancellable(id: CancelID.work),
+            .send(.cancel)
+          )
+        }
+        worker(clock: clock)
       }
-      worker(clock: clock)
     }
     await store.send(.start(0))
     await store.receive(.cancel)
@@ -145,11 +147,13 @@ struct CancellationTests {
   @Test func taskCancelFromInsideAnEffect() async {
     let clock = TestClock()
     let store = TestStore(initialState: [Int]()) {
-      Reduce<[Int], Action> { _, action in
-        guard case .start(0) = action else { return .none }
-        return .run { _ in Task.cancel(id: CancelID.work) }
+      CombineReducers {
+        Reduce<[Int], Action> { _, action in
+          guard case .start(0) = action else { return .none }
+          return .run { _ in Task.cancel(id: CancelID.work) }
+        }
+        worker(clock: clock)
       }
-      worker(clock: clock)
     }
     await store.send(.start(1))
     await store.send(.start(0))

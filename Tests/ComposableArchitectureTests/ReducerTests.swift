@@ -22,19 +22,21 @@ struct ReducerTests {
   @Test func builderMergesEffectsSoTheyRunConcurrently() async {
     let clock = TestClock()
     let store = TestStore(initialState: [String]()) {
-      Reduce<[String], String> { state, action in
-        if action != "start" { state.append(action) }
-        guard action == "start" else { return .none }
-        return .run { send in
-          try await clock.sleep(for: .seconds(2))
-          await send("slow")
+      CombineReducers {
+        Reduce<[String], String> { state, action in
+          if action != "start" { state.append(action) }
+          guard action == "start" else { return .none }
+          return .run { send in
+            try await clock.sleep(for: .seconds(2))
+            await send("slow")
+          }
         }
-      }
-      Reduce<[String], String> { _, action in
-        guard action == "start" else { return .none }
-        return .run { send in
-          try await clock.sleep(for: .seconds(1))
-          await send("fast")
+        Reduce<[String], String> { _, action in
+          guard action == "start" else { return .none }
+          return .run { send in
+            try await clock.sleep(for: .seconds(1))
+            await send("fast")
+          }
         }
       }
     }

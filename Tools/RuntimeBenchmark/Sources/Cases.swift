@@ -1,6 +1,6 @@
 import ComposableArchitecture
 import Foundation
-import MallocCounter
+import RuntimeBenchmarkSupport
 
 /// What one run of a case measured: its loop only, never its set-up.
 struct Sample {

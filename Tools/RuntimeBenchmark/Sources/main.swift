@@ -7,9 +7,11 @@
 //                                                    named): median ns/op and mallocs/op
 //   runtime-bench smoke                              every case briefly, with its self-checks
 //
-// The main actor is served by Foundation's run loop rather than `dispatchMain()`, whose
-// `sigsuspend` valgrind cannot run.
+// The main actor is served by `benchmark_serve_main_queue()` rather than `dispatchMain()`, whose
+// `sigsuspend` valgrind cannot run (nor Foundation's run loop, which adds its own cost to every
+// main-queue job).
 import Foundation
+import RuntimeBenchmarkSupport
 
 @MainActor
 func runCommand(_ arguments: [String]) async throws {
@@ -94,4 +96,4 @@ Task { @MainActor in
     exit(error is UsageError ? 2 : 1)
   }
 }
-RunLoop.main.run()
+benchmark_serve_main_queue()

@@ -98,6 +98,7 @@ struct EffectPath: Hashable, Sendable, ExpressibleByArrayLiteral {
     self.components = components
   }
 
+  @usableFromInline
   func prepending(_ component: AnyHashableSendable) -> Self {
     var result = [component]
     result.append(contentsOf: components)
@@ -135,6 +136,7 @@ struct EffectID: Hashable, Sendable {
     return copy
   }
 
+  @usableFromInline
   func prepending(_ component: AnyHashableSendable) -> Self {
     at(path.prepending(component))
   }
@@ -202,8 +204,11 @@ enum _CancelIDs: Sendable {
 }
 
 /// The task of one running effect, as the registry knows it.
+///
+/// Unchecked `Sendable` because a subclass (`_RunningEffect`) adds references set once in its
+/// initializer and never written again; the handle's own mutable state is behind its mutex.
 @usableFromInline
-final class EffectHandle: Sendable {
+class EffectHandle: @unchecked Sendable {
   /// Every key the effect is registered under: each identifier at its own path and at each
   /// ancestor path, so that cancelling an identifier at a path reaches the descendants too.
   let keys: _CancelIDs

@@ -131,7 +131,7 @@ extension Effect {
           priority: priority,
           path: [],
           body: { send in
-            await DependencyValues.$_current.withValue(dependencies) {
+            let perform = {
               do {
                 try await operation(send)
               } catch is CancellationError {
@@ -145,6 +145,14 @@ extension Effect {
                     error, fileID: fileID, filePath: filePath, line: line, column: column)
                 }
               }
+            }
+            // A task started by the store inherits the dependencies the store ran the reducer
+            // with; only an effect whose reducer ran under other ones (`.dependency(_:_:)`)
+            // installs its own.
+            if DependencyValues._current.isIdentical(to: dependencies) {
+              await perform()
+            } else {
+              await DependencyValues.$_current.withValue(dependencies, operation: perform)
             }
           }
         )

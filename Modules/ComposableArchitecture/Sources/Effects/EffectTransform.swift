@@ -4,7 +4,7 @@ extension Effect {
   ///
   /// `Scope` uses it without a component; `forEach`, `ifLet` and presentation use it with the
   /// child's identity, which is what keeps two elements' identifiers apart.
-  @usableFromInline
+  @inlinable
   func transformed<T>(
     _ transform: @escaping @Sendable (Action) -> T,
     pathComponent: AnyHashableSendable?
@@ -53,6 +53,7 @@ extension Effect {
 
 extension Effect {
   /// Rewrites every `.run` operation of the effect, keeping the rest of its structure.
+  @inlinable
   func mapRuns(_ transform: (RunOperation<Action>) -> RunOperation<Action>) -> Self {
     switch operation {
     case .none, .send, .cancel:
@@ -73,6 +74,7 @@ extension Effect {
 
 extension RunOperation {
   /// The same operation with `body` replaced.
+  @inlinable
   func withBody(_ body: @escaping @Sendable (_ send: Send<Action>) async -> Void) -> Self {
     RunOperation(name: name, priority: priority, path: path, body: body)
   }

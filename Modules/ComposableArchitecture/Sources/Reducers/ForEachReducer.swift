@@ -233,10 +233,12 @@ func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
   return describe(value, isRoot: true)
 }
 
+/// A type's name without its module, as messages show it: `Counter.Action`. The anonymous
+/// contexts of private and local types ("(unknown context at $…)") are left out.
 func typeName(_ type: Any.Type) -> String {
-  String(reflecting: type)
-    .split(separator: ".", maxSplits: 1)
-    .dropFirst()
-    .first
-    .map(String.init) ?? String(describing: type)
+  let components = String(reflecting: type)
+    .split(separator: ".")
+    .filter { !$0.hasPrefix("(unknown context at ") && !$0.hasPrefix("(") }
+  guard components.count > 1 else { return String(describing: type) }
+  return components.dropFirst().joined(separator: ".")
 }

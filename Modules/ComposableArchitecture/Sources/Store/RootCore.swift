@@ -106,14 +106,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   func send(_ action: Action) -> StoreTask {
     guard !isSending else { return enqueueReentrant(action) }
     isSending = true
-    let effect = reduce(action)
-    var tasks: EffectTaskList?
-    if !effect.isNone {
-      let list = EffectTaskList()
-      start(effect, tasks: list)
-      tasks = list
-    }
-    if !buffer.isEmpty { drainBuffer() }
+    let tasks = withStoreDependencies { process(action, tasks: nil) }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
     return StoreTask(tasks)
@@ -127,9 +120,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
       return
     }
     isSending = true
-    let effect = reduce(action)
-    if !effect.isNone { start(effect, tasks: tasks) }
-    if !buffer.isEmpty { drainBuffer() }
+    _ = withStoreDependencies { process(action, tasks: tasks) }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
   }
@@ -143,12 +134,28 @@ final class RootCore<State, Action>: @unchecked Sendable {
     return StoreTask(tasks)
   }
 
+  /// Runs a send with the store's dependencies installed — once for the whole send: its action,
+  /// the actions its effects send synchronously, and the start of every effect, whose tasks so
+  /// inherit the dependencies and need not install them again (see `Effect.run`).
   @inlinable
-  func reduce(_ action: Action) -> Effect<Action> {
-    guard installsDependencies else { return resolved.run(&state, action) }
-    return DependencyValues.$_current.withValue(dependencies) {
-      resolved.run(&state, action)
+  func withStoreDependencies<R>(_ body: () -> R) -> R {
+    guard installsDependencies else { return body() }
+    return DependencyValues.$_current.withValue(dependencies, operation: body)
+  }
+
+  /// Reduces an action, starts its effects (into `tasks`, or a new list if it starts any) and
+  /// drains the actions they sent synchronously.
+  @inlinable
+  func process(_ action: Action, tasks: EffectTaskList?) -> EffectTaskList? {
+    let effect = resolved.run(&state, action)
+    var tasks = tasks
+    if !effect.isNone {
+      let list = tasks ?? EffectTaskList()
+      start(effect, tasks: list)
+      tasks = list
     }
+    if !buffer.isEmpty { drainBuffer() }
+    return tasks
   }
 
   @inlinable
@@ -157,7 +164,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
     while index < buffer.count {
       let pending = buffer[index]
       index += 1
-      let effect = reduce(pending.action)
+      let effect = resolved.run(&state, pending.action)
       if !effect.isNone { start(effect, tasks: pending.tasks) }
     }
     buffer.removeAll(keepingCapacity: true)
@@ -189,27 +196,17 @@ final class RootCore<State, Action>: @unchecked Sendable {
         start(effect, tasks: tasks, cancelIDs: cancelIDs)
       }
     case .run(let operation):
-      let handle = EffectHandle(registeredUnder: cancelIDs)
-      registry.register(handle)
-      let send = makeSend(tasks: tasks, handle: handle)
-      let task = Self.runTask(
-        operation, send: send,
-        context: EffectContext(registry: registry, path: operation.path), handle: handle)
-      handle.attach(task)
+      let running = _RunningEffect(
+        operation: operation, core: self, tasks: tasks, registeredUnder: cancelIDs)
+      registry.register(running)
+      let task = Task(name: operation.name, priority: operation.priority) {
+        await running.run()
+      }
+      running.attach(task)
       tasks.append(task)
     case .concatenate(let effects):
       startConcatenation(effects, tasks: tasks, cancelIDs: cancelIDs)
     }
-  }
-
-  /// The `Send` of an effect's task: straight into the core on the main actor, or into the
-  /// mailbox of the actor that owns the core.
-  @inlinable
-  func makeSend(tasks: EffectTaskList, handle: EffectHandle) -> Send<Action> {
-    if let mailbox {
-      return Send { action in mailbox.post(action, tasks: tasks, handle: handle) }
-    }
-    return Send { [weak self] action in self?.receive(action, tasks: tasks) }
   }
 
   @usableFromInline
@@ -244,26 +241,12 @@ final class RootCore<State, Action>: @unchecked Sendable {
       return
     }
     isSending = true
-    start(effect, tasks: tasks, cancelIDs: cancelIDs)
-    if !buffer.isEmpty { drainBuffer() }
+    withStoreDependencies {
+      start(effect, tasks: tasks, cancelIDs: cancelIDs)
+      if !buffer.isEmpty { drainBuffer() }
+    }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
-  }
-
-  /// Starts the task of a `.run` effect off the store's executor; it unregisters itself when done.
-  @inlinable
-  static func runTask(
-    _ operation: RunOperation<Action>,
-    send: Send<Action>,
-    context: EffectContext,
-    handle: EffectHandle
-  ) -> Task<Void, Never> {
-    Task(name: operation.name, priority: operation.priority) {
-      await context.install {
-        await operation.body(send)
-      }
-      context.registry.remove(handle)
-    }
   }
 
   // MARK: Observation
@@ -310,6 +293,53 @@ struct _MainActorCoreExecutor: _CoreExecutor {
   @usableFromInline
   func run(_ body: @escaping @Sendable () -> Void) async {
     await MainActor.run { body() }
+  }
+}
+
+/// One running `.run` effect: its registration, its task's body and the `Send` it delivers
+/// actions with, in one object — one allocation, which the task's closure and the `Send` capture
+/// alone.
+@usableFromInline
+final class _RunningEffect<State, Action>: EffectHandle, @unchecked Sendable {
+  // Set once here, read by the effect's task and its `Send`; see `EffectHandle`.
+  @usableFromInline let operation: RunOperation<Action>
+  @usableFromInline weak var core: RootCore<State, Action>?
+  @usableFromInline let tasks: EffectTaskList
+  @usableFromInline let registry: CancellationRegistry
+  @usableFromInline let mailbox: _EffectMailbox<Action>?
+
+  @inlinable
+  init(
+    operation: RunOperation<Action>, core: RootCore<State, Action>, tasks: EffectTaskList,
+    registeredUnder cancelIDs: _CancelIDs
+  ) {
+    self.operation = operation
+    self.core = core
+    self.tasks = tasks
+    self.registry = core.registry
+    self.mailbox = core.mailbox
+    super.init(registeredUnder: cancelIDs)
+  }
+
+  /// The body of the effect's task: the operation, with `Task.cancel(id:)` resolving against
+  /// this store and path; then the effect leaves the registry.
+  @inlinable
+  func run() async {
+    await EffectContext(registry: registry, path: operation.path).install {
+      await operation.body(Send { action in self.deliver(action) })
+    }
+    registry.remove(self)
+  }
+
+  /// Delivers an action the effect sent: into the core on the main actor, or into the mailbox of
+  /// the actor that owns the core.
+  @inlinable
+  func deliver(_ action: Action) {
+    if let mailbox {
+      mailbox.post(action, tasks: tasks, handle: self)
+    } else {
+      core?.receive(action, tasks: tasks)
+    }
   }
 }
 

@@ -297,6 +297,17 @@ extension DependencyValues {
   }
 }
 
+extension DependencyValues {
+  /// Whether these are the very same dependency values as `other` (the same storage, not merely
+  /// equal-looking): then installing `other` where these are current changes nothing.
+  @usableFromInline
+  func isIdentical(to other: DependencyValues) -> Bool {
+    withUnsafeBytes(of: self) { lhs in
+      withUnsafeBytes(of: other) { rhs in lhs.elementsEqual(rhs) }
+    }
+  }
+}
+
 /// Tells whether dependency values carry overrides, or `nil` when the layout it relies on does
 /// not hold for the swift-dependencies in use.
 private let overrideDetection: (@Sendable (DependencyValues) -> Bool)? = {

@@ -1,3 +1,4 @@
+@_spi(Internals) import CasePaths
 import Foundation
 import Synchronization
 
@@ -26,6 +27,11 @@ import Synchronization
 /// under Swift Testing and XCTest alike. Dependencies start from their `testValue`: an endpoint a
 /// test did not override fails the test when it is called. Tests drive time with `TestClock`; the
 /// `timeout` of `receive` and `finish` is only a safety net of real time.
+///
+/// The store runs effects on the main serial executor, so their order is deterministic. A step
+/// waits for what it needs — an action, the end of the effects — by sleeping until the feature
+/// does something, and after a step the store yields only until the feature stops doing things;
+/// there is no fixed number of yields.
 @MainActor
 public final class TestStore<State: Equatable, Action> {
   /// How strictly the store checks the feature; `.on` by default.
@@ -42,19 +48,25 @@ public final class TestStore<State: Equatable, Action> {
     set { core.dependencies = newValue }
   }
 
-  /// The state as asserted so far.
+  /// The state as asserted so far. Inside the assertion closure of a step it is the state before
+  /// that step, as the closure receives it.
   public var state: State { storage.state }
 
-  private let core: RootCore<State, TestStoreAction<Action>>
-  private let storage: TestStoreStorage<State, Action>
-  private let location: SourceLocation
+  /// Whether the feature dismissed itself with `@Dependency(\.dismiss)` at the root. A dismissed
+  /// store accepts no more actions.
+  public private(set) var isDismissed = false
+
+  @usableFromInline let core: RootCore<State, TestStoreAction<Action>>
+  @usableFromInline let storage: TestStoreStorage<State, Action>
+  @usableFromInline let location: SourceLocation
 
   /// Creates a test store.
   ///
   /// `prepareDependencies` runs once, before the initial state and the reducer are built.
+  @inlinable
   public init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
-    @ReducerBuilder<State, Action> reducer: () -> R,
+    reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
@@ -62,7 +74,7 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) {
     MainSerialExecutorUsage.acquire()
-    let (initialState, reducer, dependencies) = withDependencies(prepareDependencies) {
+    let (initialState, reducer, dependencies) = Dependencies.withDependencies(prepareDependencies) {
       (initialState(), reducer(), DependencyValues._current)
     }
     let storage = TestStoreStorage<State, Action>(state: initialState)
@@ -82,15 +94,16 @@ public final class TestStore<State: Equatable, Action> {
             action = received
           }
           let effect = resolved.run(&state, action)
-          MainActor.assumeIsolated {
+          return MainActor.assumeIsolated {
             switch testAction {
             case .send:
               storage.state = state
             case .receive(let received):
               storage.receivedActions.append((received, state))
+              storage.ledger.events.signal()
             }
+            return storage.instrument(effect, startedBy: action)
           }
-          return MainActor.assumeIsolated { storage.instrument(effect) }
         }
       },
       dependencies: dependencies
@@ -121,7 +134,11 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async -> TestStoreTask {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    checkNoPendingReceivedActions(beforeSending: true, location: location)
+    guard !isDismissed else {
+      fail("Can't send action to dismissed test store.", at: location)
+      return TestStoreTask(rawValue: StoreTask(nil), timeout: timeout)
+    }
+    checkNoPendingReceivedActions(location: location)
     let previousState = storage.state
     storage.currentLocation = location
     let task = core.send(.send(action))
@@ -129,11 +146,12 @@ public final class TestStore<State: Equatable, Action> {
     assertState(
       previous: previousState, actual: actualState, update: updateStateToExpectedResult,
       location: location)
-    await Task.megaYield(count: 20)
+    await Task.settle(storage.ledger.events, whileRunning: storage.ledger.tracker)
     return TestStoreTask(rawValue: task, timeout: timeout)
   }
 
   /// Sends the action without a payload of a case key path: `send(\.refreshButtonTapped)`.
+  @_disfavoredOverload
   @discardableResult
   public func send(
     _ action: CaseKeyPath<Action, Void>,
@@ -149,6 +167,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Sends the action of a case key path with a value: `send(\.binding.displayName, "Blob")`.
+  @_disfavoredOverload
   @discardableResult
   public func send<Value>(
     _ action: CaseKeyPath<Action, Value>,
@@ -179,11 +198,15 @@ public final class TestStore<State: Equatable, Action> {
     await receiveAction(
       matching: { $0 == expectedAction },
       describeMismatch: { received in
-        let difference =
-          diff(expectedAction, received, format: .proportional)
+        diff(expectedAction, received, format: .proportional)
           .map { "\($0.indenting(by: 4))\n\n(Expected: −, Received: +)" }
-          ?? "Expected:\n\(String(customDumping: expectedAction).indenting(by: 2))\n\nReceived:\n\(String(customDumping: received).indenting(by: 2))"
-        return difference
+            ?? """
+            Expected:
+            \(String(customDumping: expectedAction).indenting(by: 2))
+
+            Received:
+            \(String(customDumping: received).indenting(by: 2))
+            """
       },
       describeExpectation: {
         "Expected to receive the following action, but didn't:\n\n"
@@ -195,6 +218,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Asserts that an effect sent an action matching a predicate next, and how it changed the state.
+  @_disfavoredOverload
   public func receive(
     _ isMatching: @escaping (_ action: Action) -> Bool,
     timeout: Duration? = nil,
@@ -216,6 +240,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Asserts that an effect sent an action of a case next: `receive(\.searchResponse.success)`.
+  @_disfavoredOverload
   public func receive<Value>(
     _ actionCase: CaseKeyPath<Action, Value>,
     timeout: Duration? = nil,
@@ -238,7 +263,8 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Asserts that an effect sent an action of a case with a given payload next:
-  /// `receive(\.timerTicked, 3)`.
+  /// `receive(\.timerTicked, 3)`. A mismatch shows the difference between the whole actions.
+  @_disfavoredOverload
   public func receive<Value: Equatable>(
     _ actionCase: CaseKeyPath<Action, Value>,
     _ value: Value,
@@ -253,9 +279,7 @@ public final class TestStore<State: Equatable, Action> {
     await receiveAction(
       matching: { embedding.extract(from: $0) == value },
       describeMismatch: { received in
-        if let receivedValue = embedding.extract(from: received),
-          let difference = diff(value, receivedValue, format: .proportional)
-        {
+        if let difference = diff(embedding.embed(value), received, format: .proportional) {
           return "\(difference.indenting(by: 2))\n\n(Expected: −, Actual: +)"
         }
         return Self.describeReceived(received)
@@ -279,34 +303,27 @@ public final class TestStore<State: Equatable, Action> {
   ) async {
     let timeout = timeout ?? self.timeout
     let exhaustive = exhaustivity == .on
-    let arrived = await waitForReceivedAction(
-      timeout: timeout,
-      until: { [storage] in
+    let arrival = await waitForAction(
+      until: ContinuousClock.now.advanced(by: timeout),
+      condition: { [storage] in
         exhaustive
           ? !storage.receivedActions.isEmpty
           : storage.receivedActions.contains { isMatching($0.action) }
       }
     )
-    guard arrived else {
-      let hint =
-        storage.ledger.tracker.isEmpty
-        ? """
-        There are no in-flight effects that could deliver this action. Could the effect you \
-        expected to deliver this action have been cancelled?
-        """
-        : """
-        An effect is still in flight and may deliver it later. If the effect waits on a clock, \
-        make sure the test drives that clock (for example "await clock.advance(by:)" on a \
-        "TestClock"), or raise this step's "timeout".
-        """
+    switch arrival {
+    case .arrived:
+      break
+    case .nothingInFlight:
+      fail(describeExpectation(), at: location)
+      return
+    case .timedOut:
       fail(
         """
-        \(describeExpectation())
+        Expected to receive \(exhaustive ? "an action" : "a matching action"), but received \
+        none after \(timeout.formattedSeconds).
 
-        Expected to receive \(exhaustive ? "an action" : "a matching action"), but received none \
-        after \(timeout.formattedSeconds).
-
-        \(hint)
+        \(Self.inFlightSuggestion(customTimeout: timeout != self.timeout))
         """,
         at: location
       )
@@ -320,58 +337,58 @@ public final class TestStore<State: Equatable, Action> {
         storage.state = first.state
         skipped.append(first.action)
       }
-      if !skipped.isEmpty, case .off(showSkippedAssertions: true) = exhaustivity {
-        warn(
-          """
-          \(skipped.count) received action\(skipped.count == 1 ? " was" : "s were") skipped:
-
-          \(String(customDumping: skipped).indenting(by: 2))
-          """,
-          at: location
-        )
+      if !skipped.isEmpty {
+        reportSkipped(Self.skippedActionsMessage(skipped), at: location)
       }
     }
 
     let (receivedAction, receivedState) = storage.receivedActions.removeFirst()
     if !isMatching(receivedAction) {
-      fail(
-        "Received unexpected action:\n\n\(describeMismatch(receivedAction))",
-        at: location
-      )
+      // Only the mismatch: the state change belongs to an action nobody expected.
+      fail("Received unexpected action:\n\n\(describeMismatch(receivedAction))", at: location)
+    } else {
+      assertState(
+        previous: storage.state, actual: receivedState, update: update, location: location)
     }
-    assertState(previous: storage.state, actual: receivedState, update: update, location: location)
     storage.state = receivedState
-    await Task.megaYield(count: 20)
+    await Task.settle(storage.ledger.events, whileRunning: storage.ledger.tracker)
   }
 
   /// The received action, for a mismatch message.
   private static func describeReceived(_ action: Action) -> String {
-    "Received:\n\(String(customDumping: action).indenting(by: 2))"
+    String(customDumping: action).indenting(by: 2)
   }
 
-  private func waitForReceivedAction(
-    timeout: Duration, until condition: () -> Bool
-  ) async -> Bool {
-    if condition() { return true }
-    await Task.megaYield(count: 20)
-    let deadline = ContinuousClock.now.advanced(by: timeout)
+  private enum Arrival {
+    case arrived
+    case nothingInFlight
+    case timedOut
+  }
+
+  /// Waits until `condition` holds, every effect has finished without it holding, or the
+  /// deadline passes.
+  private func waitForAction(
+    until deadline: ContinuousClock.Instant, condition: () -> Bool
+  ) async -> Arrival {
+    let events = storage.ledger.events
     while !condition() {
       if storage.ledger.tracker.isEmpty {
-        // Nothing can deliver an action any more; let already-delivered sends land, then decide.
-        await Task.megaYield(count: 20)
-        return condition()
+        // Nothing can deliver an action any more; let what was already sent land, then decide.
+        await Task.settle(events, whileRunning: storage.ledger.tracker)
+        return condition() ? .arrived : .nothingInFlight
       }
-      if ContinuousClock.now >= deadline { return false }
-      try? await Task.sleep(for: .milliseconds(1))
-      await Task.megaYield(count: 5)
+      let seen = events.count
+      guard await events.wait(after: seen, until: deadline) else {
+        return condition() ? .arrived : .timedOut
+      }
     }
-    return true
+    return .arrived
   }
 
   // MARK: Finishing and skipping
 
   /// Waits for every in-flight effect to finish; fails the test if some are still running after
-  /// `timeout` of real time.
+  /// `timeout` of real time, and if actions were received that no step asserted.
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
@@ -379,24 +396,36 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let timeout = timeout ?? self.timeout
-    await Task.megaYield(count: 20)
+    let events = storage.ledger.events
     let deadline = ContinuousClock.now.advanced(by: timeout)
+    await Task.settle(events, whileRunning: storage.ledger.tracker)
     while !storage.ledger.tracker.isEmpty {
-      if ContinuousClock.now >= deadline {
-        fail(
-          """
-          Expected effects to finish, but there are still effects in-flight after \
-          \(timeout.formattedSeconds).
-          """,
-          at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        )
-        return
+      let seen = events.count
+      guard await events.wait(after: seen, until: deadline) else {
+        guard storage.ledger.tracker.isEmpty else {
+          fail(
+            """
+            Expected effects to finish, but there are still effects in-flight after \
+            \(timeout.formattedSeconds).
+
+            \(Self.inFlightSuggestion(customTimeout: timeout != self.timeout))
+            """,
+            at: location
+          )
+          return
+        }
+        break
       }
-      try? await Task.sleep(for: .milliseconds(1))
-      await Task.megaYield(count: 5)
     }
-    await Task.megaYield(count: 20)
+    await Task.settle(events, whileRunning: storage.ledger.tracker)
+    if exhaustivity == .on, !storage.receivedActions.isEmpty {
+      fail(
+        TestStoreLedger.unexpectedActionsMessage(
+          storage.receivedActions.map { debugCaseOutput($0.action, abbreviated: true) }),
+        at: location)
+    }
   }
 
   /// Drops the actions received but not yet asserted, moving the state to the last of them.
@@ -410,25 +439,15 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    await Task.megaYield(count: 20)
+    await Task.settle(storage.ledger.events, whileRunning: storage.ledger.tracker)
     guard let last = storage.receivedActions.last else {
       if strict { fail("There were no received actions to skip.", at: location) }
       return
     }
-    let count = storage.receivedActions.count
     storage.state = last.state
     let actions = storage.receivedActions.map(\.action)
     storage.receivedActions.removeAll()
-    if case .off(showSkippedAssertions: true) = exhaustivity {
-      warn(
-        """
-        \(count) received action\(count == 1 ? " was" : "s were") skipped:
-
-        \(String(customDumping: actions).indenting(by: 2))
-        """,
-        at: location
-      )
-    }
+    reportSkipped(Self.skippedActionsMessage(actions), at: location, evenWhenExhaustive: true)
   }
 
   /// Stops tracking the effects still in flight, so that the test may end while they run. The
@@ -443,11 +462,22 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    await Task.megaYield(count: 20)
+    await Task.settle(storage.ledger.events, whileRunning: storage.ledger.tracker)
     let skipped = storage.ledger.tracker.removeAll()
-    if skipped.isEmpty, strict {
-      fail("There were no in-flight effects to skip.", at: location)
+    guard !skipped.isEmpty else {
+      if strict { fail("There were no in-flight effects to skip.", at: location) }
+      return
     }
+    let origins = skipped.compactMap { storage.origins[$0.id] }
+    storage.origins = [:]
+    reportSkipped(
+      """
+      \(skipped.count) in-flight effect\(skipped.count == 1 ? " was" : "s were") cancelled, \
+      originating from:
+
+      \(String(customDumping: origins).indenting(by: 2))
+      """,
+      at: location, evenWhenExhaustive: true)
   }
 
   // MARK: Assertions
@@ -479,6 +509,17 @@ public final class TestStore<State: Equatable, Action> {
     return try await operation()
   }
 
+  /// Runs `operation` with the store's dependencies changed by `update`, then restores them.
+  public func withDependencies<R>(
+    _ update: (inout DependencyValues) throws -> Void,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    let saved = dependencies
+    try update(&dependencies)
+    defer { dependencies = saved }
+    return try await operation()
+  }
+
   /// Runs a test's state assertion with the store's dependencies, off the main actor.
   private nonisolated static func apply(
     _ update: (inout State) throws -> Void, to state: inout State, dependencies: DependencyValues
@@ -497,10 +538,16 @@ public final class TestStore<State: Equatable, Action> {
   ) {
     var threw = false
     let dependencies = self.dependencies
+    // While the closure runs, `store.state` is the state it was handed.
+    let shown = storage.state
     func apply(_ update: (inout State) throws -> Void, to state: State) -> State {
       var state = state
+      storage.state = state
+      defer { storage.state = shown }
       do {
-        try Self.apply(update, to: &state, dependencies: dependencies)
+        try XCTModifyLocals.$isExhaustive.withValue(exhaustivity == .on) {
+          try Self.apply(update, to: &state, dependencies: dependencies)
+        }
       } catch {
         fail("Threw error: \(error)", at: location)
         threw = true
@@ -514,7 +561,7 @@ public final class TestStore<State: Equatable, Action> {
         if previous != actual {
           fail(
             stateMismatch(
-              "State was not expected to change, but a change occurred", previous, actual),
+              "State was not expected to change, but a change occurred.", previous, actual),
             at: location)
         }
         return
@@ -523,7 +570,7 @@ public final class TestStore<State: Equatable, Action> {
       if threw { return }
       if expected != actual {
         fail(
-          stateMismatch("A state change does not match expectation", expected, actual),
+          stateMismatch("A state change does not match expectation.", expected, actual),
           at: location)
       } else if expectsChange, expected == previous {
         fail(
@@ -542,15 +589,14 @@ public final class TestStore<State: Equatable, Action> {
       if threw { return }
       if expected != actual {
         fail(
-          stateMismatch("A state change does not match expectation", expected, actual),
+          stateMismatch("A state change does not match expectation.", expected, actual),
           at: location)
       } else if showSkippedAssertions {
         let exhaustiveExpectation = apply(update, to: previous)
         if exhaustiveExpectation != actual {
-          warn(
+          reportSkipped(
             stateMismatch(
-              "Skipped assertions. A state change does not match expectation",
-              exhaustiveExpectation, actual),
+              "A state change does not match expectation.", exhaustiveExpectation, actual),
             at: location)
         }
       }
@@ -559,10 +605,10 @@ public final class TestStore<State: Equatable, Action> {
 
   private func stateMismatch(_ message: String, _ expected: State, _ actual: State) -> String {
     if let difference = diff(expected, actual, format: .proportional) {
-      return "\(message): …\n\n\(difference.indenting(by: 4))\n\n(Expected: −, Actual: +)"
+      return "\(message)\n\n\(difference.indenting(by: 4))\n\n(Expected: −, Actual: +)"
     }
     return """
-      \(message): …
+      \(message)
 
       Expected:
       \(String(customDumping: expected).indenting(by: 2))
@@ -572,7 +618,7 @@ public final class TestStore<State: Equatable, Action> {
       """
   }
 
-  private func checkNoPendingReceivedActions(beforeSending: Bool, location: SourceLocation) {
+  private func checkNoPendingReceivedActions(location: SourceLocation) {
     guard !storage.receivedActions.isEmpty else { return }
     let actions = storage.receivedActions.map(\.action)
     switch exhaustivity {
@@ -585,19 +631,34 @@ public final class TestStore<State: Equatable, Action> {
         Unhandled actions: \(String(customDumping: actions))
         """,
         at: location)
-    case .off(let showSkippedAssertions):
-      if showSkippedAssertions {
-        warn(
-          """
-          Skipped receiving \(actions.count) action\(actions.count == 1 ? "" : "s"):
-
-          \(String(customDumping: actions).indenting(by: 2))
-          """,
-          at: location)
-      }
+    case .off:
+      reportSkipped(Self.skippedActionsMessage(actions), at: location)
       storage.state = storage.receivedActions.last!.state
       storage.receivedActions.removeAll()
     }
+  }
+
+  private static func skippedActionsMessage(_ actions: [Action]) -> String {
+    """
+    \(actions.count) received action\(actions.count == 1 ? " was" : "s were") skipped.
+
+    \(String(customDumping: actions).indenting(by: 2))
+    """
+  }
+
+  /// The advice of a step that timed out while effects were still running.
+  private static func inFlightSuggestion(customTimeout: Bool) -> String {
+    """
+    There are effects in-flight. If the effect that delivers this action uses a \
+    clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+    enough time for it to perform the effect. If you are using a test clock/scheduler, advance \
+    it so that the effects may complete, or consider using an immediate clock/scheduler to \
+    immediately perform the effect instead.
+
+    \(customTimeout
+      ? "If you are not yet using a clock/scheduler, or can not use a clock/scheduler, try increasing the duration of this assertion's \"timeout\"."
+      : "If you are not yet using a clock/scheduler, or can not use a clock/scheduler, configure this assertion with an explicit \"timeout\".")
+    """
   }
 
   private func fail(_ message: String, at location: SourceLocation) {
@@ -606,15 +667,35 @@ public final class TestStore<State: Equatable, Action> {
       column: location.column)
   }
 
-  private func warn(_ message: String, at location: SourceLocation) {
-    reportIssue(
-      message, severity: .warning, fileID: location.fileID, filePath: location.filePath,
-      line: location.line, column: location.column)
+  /// An assertion a non-exhaustive store skipped: shown, as an expected issue, only with
+  /// `.off(showSkippedAssertions: true)`. `skipReceivedActions` and `skipInFlightEffects` show
+  /// what they skipped even on an exhaustive store.
+  private func reportSkipped(
+    _ message: String, at location: SourceLocation, evenWhenExhaustive: Bool = false
+  ) {
+    switch exhaustivity {
+    case .off(showSkippedAssertions: false):
+      return
+    case .on where !evenWhenExhaustive:
+      return
+    default:
+      withExpectedIssue(isIntermittent: true) {
+        reportIssue(
+          "Skipped assertions.\n\n\(message)", fileID: location.fileID,
+          filePath: location.filePath, line: location.line, column: location.column)
+      }
+    }
   }
 
+  /// Marks the store dismissed: the feature called `dismiss()` at its root.
+  func dismiss() {
+    isDismissed = true
+    storage.ledger.tracker.removeAll()
+  }
 }
 
 /// The actions of a test store's inner store: sent by the test, or received from an effect.
+@usableFromInline
 enum TestStoreAction<Action> {
   case send(Action)
   case receive(Action)
@@ -625,38 +706,60 @@ public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.
 
 /// What the test store records while the feature runs.
 @MainActor
+@usableFromInline
 final class TestStoreStorage<State, Action> {
   /// The state as asserted so far.
-  var state: State
+  @usableFromInline var state: State
   /// Actions sent by effects and not yet asserted, each with the state right after it.
-  var receivedActions: [(action: Action, state: State)] = [] {
-    didSet {
-      ledger.setUnassertedActions(
-        receivedActions.map { debugCaseOutput($0.action, abbreviated: true) })
-    }
+  @usableFromInline var receivedActions: [(action: Action, state: State)] = [] {
+    didSet { ledger.setUnassertedCount(receivedActions.count) }
   }
   /// Where the step being run was written, for effects still running at the end.
-  var currentLocation: SourceLocation?
+  @usableFromInline var currentLocation: SourceLocation?
   /// What the end-of-test checks need, readable from `deinit`.
-  let ledger = TestStoreLedger()
+  @usableFromInline let ledger = TestStoreLedger()
 
+  @usableFromInline
   init(state: State) {
     self.state = state
+    // Described only if the end of the test finds actions nobody asserted.
+    ledger.describeUnasserted = { [weak self] in
+      MainActor.assumeIsolated {
+        self?.receivedActions.map { debugCaseOutput($0.action, abbreviated: true) } ?? []
+      }
+    }
   }
+
+  /// The action each tracked effect was started by, for the message of skipped effects.
+  @usableFromInline var origins: [Int: Action] = [:]
 
   /// Wraps every operation of an effect so that it is tracked while it runs, and routes the
   /// actions it sends back as received actions.
-  func instrument(_ effect: Effect<Action>) -> Effect<TestStoreAction<Action>> {
-    let tracker = ledger.tracker
+  @inlinable
+  func instrument(
+    _ effect: Effect<Action>, startedBy action: Action
+  ) -> Effect<TestStoreAction<Action>> {
+    guard !effect.isNone else { return .none }
+    let (tracker, events) = (ledger.tracker, ledger.events)
     let location = currentLocation
     return
       effect
       .mapRuns { run in
         let id = tracker.insert(location: location)
+        origins[id] = action
         let body = run.body
         return run.withBody { send in
-          await body(send)
+          tracker.markStarted(id)
+          events.signal()
+          // A cancelled effect stops counting as in flight at once, as it stops delivering.
+          await withTaskCancellationHandler {
+            await body(send)
+          } onCancel: {
+            tracker.remove(id)
+            events.signal()
+          }
           tracker.remove(id)
+          events.signal()
         }
       }
       .map { TestStoreAction.receive($0) }
@@ -664,27 +767,44 @@ final class TestStoreStorage<State, Action> {
 }
 
 /// The effects a test store has started and that have not finished yet.
+@usableFromInline
 final class InFlightEffects: Sendable {
   struct Effect: Sendable {
+    let id: Int
     let location: SourceLocation?
+    var hasStarted = false
   }
 
   private let effects = Mutex<(next: Int, running: [Int: Effect])>((0, [:]))
 
+  @usableFromInline
   func insert(location: SourceLocation?) -> Int {
     effects.withLock {
       let id = $0.next
       $0.next += 1
-      $0.running[id] = Effect(location: location)
+      $0.running[id] = Effect(id: id, location: location)
       return id
     }
   }
 
+  @usableFromInline
   func remove(_ id: Int) {
     _ = effects.withLock { $0.running.removeValue(forKey: id) }
   }
 
+  /// Records that the task of an effect has begun to run.
+  @usableFromInline
+  func markStarted(_ id: Int) {
+    effects.withLock { $0.running[id]?.hasStarted = true }
+  }
+
+  /// Whether some effect's task has not begun to run yet.
+  var hasUnstarted: Bool {
+    effects.withLock { $0.running.values.contains { !$0.hasStarted } }
+  }
+
   /// Stops tracking every effect and returns them, oldest first.
+  @discardableResult
   func removeAll() -> [Effect] {
     effects.withLock { state in
       defer { state.running = [:] }
@@ -696,34 +816,52 @@ final class InFlightEffects: Sendable {
 }
 
 /// What a test store must still check when it goes away, kept where `deinit` can read it.
+@usableFromInline
 final class TestStoreLedger: Sendable {
-  let tracker = InFlightEffects()
-  private let state = Mutex<(exhaustivity: Exhaustivity, unasserted: [String])>((.on, []))
+  @usableFromInline let tracker = InFlightEffects()
+  @usableFromInline let events = EffectEvents()
+  private let state = Mutex<(exhaustivity: Exhaustivity, unasserted: Int)>((.on, 0))
+  private let describer = Mutex<(@Sendable () -> [String])?>(nil)
+
+  /// Describes the actions received and not asserted; set by the store's storage, called on the
+  /// main actor (where a test store lives and ends).
+  var describeUnasserted: (@Sendable () -> [String])? {
+    get { describer.withLock { $0 } }
+    set { describer.withLock { $0 = newValue } }
+  }
 
   func setExhaustivity(_ exhaustivity: Exhaustivity) {
     state.withLock { $0.exhaustivity = exhaustivity }
   }
 
-  func setUnassertedActions(_ descriptions: [String]) {
-    state.withLock { $0.unasserted = descriptions }
+  func setUnassertedCount(_ count: Int) {
+    state.withLock { $0.unasserted = count }
+  }
+
+  static func unexpectedActionsMessage(_ actions: [String]) -> String {
+    """
+    The store received \(actions.count) unexpected action\(actions.count == 1 ? "" : "s").
+
+      Unhandled actions:
+    \(actions.map { "    \($0)" }.joined(separator: "\n"))
+
+    To fix, explicitly assert against these actions using "store.receive", skip these actions \
+    by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
+    store: "store.exhaustivity = .off".
+    """
   }
 
   /// The end of the test: nothing may be left unasserted.
   func completed(location: SourceLocation) {
-    let (exhaustivity, actions) = state.withLock { ($0.exhaustivity, $0.unasserted) }
+    let (exhaustivity, unasserted) = state.withLock { ($0.exhaustivity, $0.unasserted) }
     guard exhaustivity == .on else { return }
-    if !actions.isEmpty {
+    if unasserted > 0 {
+      let actions =
+        Thread.isMainThread
+        ? describeUnasserted?() ?? []
+        : Array(repeating: "(an action)", count: unasserted)
       reportIssue(
-        """
-        The store received \(actions.count) unexpected action\(actions.count == 1 ? "" : "s").
-
-          Unhandled actions:
-        \(actions.map { "    \($0)" }.joined(separator: "\n"))
-
-        To fix, explicitly assert against these actions using "store.receive", skip these \
-        actions by performing "await store.skipReceivedActions()", or consider using a \
-        non-exhaustive test store: "store.exhaustivity = .off".
-        """,
+        Self.unexpectedActionsMessage(actions),
         fileID: location.fileID, filePath: location.filePath, line: location.line,
         column: location.column)
     }
@@ -738,18 +876,20 @@ final class TestStoreLedger: Sendable {
         them complete by the end of the test. There are a few reasons why an effect may not \
         have completed:
 
-        • If using async/await in your effect, it may need a little bit of time to properly \
+        If using async/await in your effect, it may need a little bit of time to properly \
         finish. To fix you can simply perform "await store.finish()" at the end of your test.
 
-        • If an effect uses a clock, make sure that you wait enough time for it to perform the \
-        effect. If you are using a test clock, advance it so that the effects may complete, or \
-        consider using an immediate clock to immediately perform the effect instead.
+        If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", \
+        etc.), make sure that you wait enough time for it to perform the effect. If you are \
+        using a test clock/scheduler, advance it so that the effects may complete, or consider \
+        using an immediate clock/scheduler to immediately perform the effect instead.
 
-        • If you are returning a long-living effect (timers, streams, etc.), then make sure \
-        those effects are torn down by marking the effect ".cancellable" and returning a \
-        corresponding cancellation effect ("Effect.cancel") from another action.
+        If you are returning a long-living effect (timers, notifications, subjects, etc.), then \
+        make sure those effects are torn down by marking the effect ".cancellable" and \
+        returning a corresponding cancellation effect ("Effect.cancel") from another action, \
+        or, if your effect is driven by a Combine subject, send it a completion.
 
-        • If you do not wish to assert on these effects, perform "await \
+        If you do not wish to assert on these effects, perform "await \
         store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
         "store.exhaustivity = .off".
         """,
@@ -761,9 +901,11 @@ final class TestStoreLedger: Sendable {
 /// Test stores run effects on the main serial executor, which makes the order of async work
 /// deterministic. Stores may overlap (parallel tests), so the executor is switched on by the first
 /// live store and restored by the last.
+@usableFromInline
 enum MainSerialExecutorUsage {
   private static let usage = Mutex<(count: Int, previous: Bool)>((0, false))
 
+  @usableFromInline
   static func acquire() {
     usage.withLock { usage in
       if usage.count == 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The effects of one ``TestStore/send(_:assert:fileID:file:line:column:)``, for tests that
 /// cancel them or wait for them.
@@ -28,6 +29,15 @@ public struct TestStoreTask: Hashable, Sendable {
       reportIssue(
         """
         Expected task to finish, but it is still in-flight after \(timeout.formattedSeconds).
+
+        If this task delivers its action using a clock/scheduler (via "sleep(for:)", \
+        "timer(interval:)", etc.), make sure that you wait enough time for it to perform its \
+        work. If you are using a test clock/scheduler, advance the scheduler so that the \
+        effects may complete, or consider using an immediate clock/scheduler to immediately \
+        perform the effect instead.
+
+        If you are not yet using a clock/scheduler, or cannot use a clock/scheduler, configure \
+        this assertion with an explicit "timeout".
         """,
         fileID: fileID, filePath: filePath, line: line, column: column
       )
@@ -40,25 +50,30 @@ public struct TestStoreTask: Hashable, Sendable {
   }
 }
 
-/// Runs `operation` in a task and polls until it finishes or `timeout` of real time passes.
-/// Returns whether it finished; an unfinished operation is left running.
-@MainActor
-func waitUntil(timeout: Duration, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
-  let isFinished = LockIsolated(false)
-  let watcher = Task {
-    await operation()
-    isFinished.setValue(true)
-  }
-  _ = watcher
-  let deadline = ContinuousClock.now.advanced(by: timeout)
-  while !isFinished.value {
-    if ContinuousClock.now >= deadline { return false }
-    await Task.megaYield(count: 10)
-    if !isFinished.value {
-      try? await Task.sleep(for: .milliseconds(1))
+/// Runs `operation` and waits for it, at most `timeout` of real time. Returns whether it
+/// finished; an unfinished operation is left running (it waits on effects, which a test may still
+/// advance).
+func waitUntil(
+  timeout: Duration, _ operation: @escaping @Sendable () async -> Void
+) async -> Bool {
+  let outcome = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+  let resume: @Sendable (Bool) -> Void = { finished in
+    outcome.withLock { continuation in
+      continuation?.resume(returning: finished)
+      continuation = nil
     }
   }
-  return true
+  return await withCheckedContinuation { continuation in
+    outcome.withLock { $0 = continuation }
+    Task {
+      await operation()
+      resume(true)
+    }
+    Task {
+      try? await Task.sleep(for: timeout)
+      resume(false)
+    }
+  }
 }
 
 extension Duration {

@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "MallocCounter.h"
+#include "RuntimeBenchmarkSupport.h"
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);

@@ -1,5 +1,11 @@
 @_spi(Reflection) import CasePaths
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The identity of a child state: which property holds it, which enum case it is in, and its
 /// `Identifiable` id. Replacing a child with one of another identity (or removing it) cancels the
 /// old child's effects; replacing it with an equal identity does not.
@@ -106,8 +112,12 @@ struct _ChildIdentification<Value> {
   }
 
   /// Whether the optional children `lhs` and `rhs` are the same (both absent counts as same).
+  ///
+  /// Two copies of a child the parent did not touch are bit for bit the same, which settles the
+  /// common case without looking at cases or ids.
   @inlinable
   func isSame(_ lhs: Value?, _ rhs: Value?) -> Bool {
+    if _areBitwiseEqual(lhs, rhs) { return true }
     guard let lhs else { return rhs == nil }
     guard let rhs else { return false }
     return isSame(lhs, rhs)
@@ -117,6 +127,17 @@ struct _ChildIdentification<Value> {
   @usableFromInline
   func identity(of value: Value) -> ChildIdentity {
     ChildIdentity(keyPath: keyPath, value: value)
+  }
+}
+
+/// Whether two values have the same bits, which means they are the same value (the converse
+/// does not hold: equal values may differ in padding or storage).
+@inlinable
+func _areBitwiseEqual<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
+  withUnsafeBytes(of: lhs) { lhs in
+    withUnsafeBytes(of: rhs) { rhs in
+      lhs.count == 0 || memcmp(lhs.baseAddress!, rhs.baseAddress!, lhs.count) == 0
+    }
   }
 }
 

@@ -150,3 +150,33 @@ struct _StateAccess<Root, Value> {
     }
   }
 }
+
+/// Reads a value inside a state through a key path: straight from the property's offset when
+/// the key path is to a stored property.
+@usableFromInline
+struct _StateRead<Root, Value> {
+  @usableFromInline let keyPath: KeyPath<Root, Value>
+  @usableFromInline let offset: Int?
+
+  @inlinable
+  init(_ keyPath: KeyPath<Root, Value>) {
+    self.keyPath = keyPath
+    self.offset = MemoryLayout<Root>.offset(of: keyPath)
+  }
+
+  /// Lends the value to `body` without copying it.
+  @inlinable
+  func read<Result>(_ root: Root, _ body: (Value) -> Result) -> Result {
+    guard let offset else { return body(root[keyPath: keyPath]) }
+    return withUnsafePointer(to: root) { pointer in
+      body(
+        UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self)
+          .pointee)
+    }
+  }
+
+  @inlinable
+  func get(_ root: Root) -> Value {
+    read(root) { $0 }
+  }
+}

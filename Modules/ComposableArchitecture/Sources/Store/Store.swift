@@ -118,7 +118,7 @@ public final class Store<State, Action> {
     if let child = children[id] as? Store<ChildState, ChildAction> {
       return child
     }
-    let child = scoped(state: { $0[keyPath: state] }, embed: CaseEmbedding(action).embed)
+    let child = scoped(state: { $0[keyPath: state] }, embed: CaseEmbedding(action).embedValue)
     children[id] = child
     return child
   }
@@ -143,7 +143,7 @@ public final class Store<State, Action> {
         if let value = parentState[keyPath: state] { lastValue = value }
         return lastValue
       },
-      embed: CaseEmbedding(action).embed
+      embed: CaseEmbedding(action).embedValue
     )
   }
 
@@ -174,17 +174,22 @@ public final class Store<State, Action> {
   ///   label.text = "\(count)"
   /// }
   /// ```
+  @inlinable
   public func observe<Value: Equatable>(
     _ keyPath: KeyPath<State, Value>,
     onChange: @escaping @MainActor (_ value: Value) -> Void
   ) -> ObserveToken {
-    var last = getState()[keyPath: keyPath]
+    let read = _StateRead(keyPath)
+    let last = _LastValue(read.get(getState()))
     let remove = addObserver(
       { state in
-        let value = state[keyPath: keyPath]
-        guard value != last else { return }
-        last = value
-        MainActor.assumeIsolated { onChange(value) }
+        let changed = read.read(state) { value -> Value? in
+          guard value != last.value else { return nil }
+          last.value = value
+          return value
+        }
+        guard let changed else { return }
+        MainActor.assumeIsolated { onChange(changed) }
       },
       {}
     )
@@ -249,6 +254,7 @@ extension Store where State: Sendable {
 public final class ObserveToken {
   private var onCancel: Remover?
 
+  @usableFromInline
   init(onCancel: @escaping Remover) {
     self.onCancel = onCancel
   }
@@ -261,6 +267,17 @@ public final class ObserveToken {
 
   isolated deinit {
     cancel()
+  }
+}
+
+/// The last value an observer saw. Touched only by its observer, on the store's executor.
+@usableFromInline
+final class _LastValue<Value> {
+  @usableFromInline @exclusivity(unchecked) var value: Value
+
+  @inlinable
+  init(_ value: Value) {
+    self.value = value
   }
 }
 

@@ -14,7 +14,7 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
   public var description: String { "\(from) -> \(to): \(rule)" }
 }
 
-/// The dependency rules between the layers of the monorepo (`product.md`, "Dependency rules").
+/// The dependency rules between the layers of the monorepo (docs/architecture.md, "Module graph").
 ///
 /// Only edges between targets of the package are checked; products of other packages
 /// (swift-dependencies, SwiftNIO, …) are allowed or not by review, not by this tool. Test targets

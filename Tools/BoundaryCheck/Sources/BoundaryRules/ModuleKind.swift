@@ -1,4 +1,4 @@
-/// The layer a target belongs to, decided by where its sources live (see `product.md`, Layout).
+/// The layer a target belongs to, decided by where its sources live.
 public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   /// `Modules/ComposableArchitecture/…`: the runtime and its macros.
   case runtime

@@ -7,6 +7,8 @@ struct ComposableArchitecturePlugin: CompilerPlugin {
     ReducerMacro.self,
     CasePathResolvingMacro.self,
     ObservableStateMacro.self,
-    PassthroughMacro.self,
+    ObservationStateTrackedMacro.self,
+    ObservationStateIgnoredMacro.self,
+    PresentsMacro.self,
   ]
 }

@@ -73,32 +73,6 @@ public enum ReducerMacro: MemberAttributeMacro, ExtensionMacro {
   }
 }
 
-/// `@ObservableState`: conforms the type to `ObservableState`.
-public enum ObservableStateMacro: ExtensionMacro {
-  public static func expansion(
-    of node: AttributeSyntax,
-    attachedTo declaration: some DeclGroupSyntax,
-    providingExtensionsOf type: some TypeSyntaxProtocol,
-    conformingTo protocols: [TypeSyntax],
-    in context: some MacroExpansionContext
-  ) throws -> [ExtensionDeclSyntax] {
-    guard !protocols.isEmpty else { return [] }
-    let decl: DeclSyntax = "extension \(type.trimmed): ComposableArchitecture.ObservableState {}"
-    return [decl.cast(ExtensionDeclSyntax.self)]
-  }
-}
-
-/// A marker attribute that expands to nothing.
-public enum PassthroughMacro: PeerMacro {
-  public static func expansion(
-    of node: AttributeSyntax,
-    providingPeersOf declaration: some DeclSyntaxProtocol,
-    in context: some MacroExpansionContext
-  ) throws -> [DeclSyntax] {
-    []
-  }
-}
-
 /// `@_CasePathResolving`, added by `@Reducer` to its `Action` and enum `State`: a table from the
 /// enum's case key paths to typed embed and extract functions, so that the runtime resolves
 /// `\.child` once into a closure that pattern-matches the case, instead of extracting through

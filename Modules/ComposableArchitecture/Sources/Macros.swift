@@ -14,16 +14,49 @@
 public macro Reducer() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerMacro")
 
-/// Marks state as observable by front ends (adds ``ObservableState`` conformance).
-@attached(extension, conformances: ObservableState)
+/// Makes state observable with the Observation module: each stored `var` reports its reads
+/// and writes, so `withObservationTracking` sees exactly the fields a front end read. Also
+/// accepted on enum states, whose identity is their case and payload.
+///
+/// ```swift
+/// @ObservableState
+/// struct State: Equatable {
+///   var count = 0
+///   @Presents var alert: AlertState<Action.Alert>?
+/// }
+/// ```
+@attached(extension, conformances: Observable, ObservableState)
+@attached(member, names: named(_$id), named(_$observationRegistrar), named(_$willModify))
+@attached(memberAttribute)
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
 
-/// Excludes a property of ``ObservableState()`` state from observation. Accepted for source
-/// compatibility; observation here is store-level, so it changes nothing.
-@attached(peer)
+/// Gives a stored property of an ``ObservableState()`` state accessors that report its reads and
+/// writes. Added by `@ObservableState`; features do not write it.
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+@attached(peer, names: prefixed(_))
+public macro ObservationStateTracked() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ObservationStateTrackedMacro")
+
+/// Excludes a property of an ``ObservableState()`` state from observation.
+@attached(accessor, names: named(willSet))
 public macro ObservationStateIgnored() =
-  #externalMacro(module: "ComposableArchitectureMacros", type: "PassthroughMacro")
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ObservationStateIgnoredMacro")
+
+/// Wraps an optional property of an ``ObservableState()`` state in ``PresentationState`` and
+/// observes it: `destination` is the presented value, `$destination` the presentation, which
+/// `ifLet(\.$destination, action: \.destination)` integrates.
+///
+/// ```swift
+/// @ObservableState
+/// struct State {
+///   @Presents var destination: Destination.State?
+/// }
+/// ```
+@attached(accessor, names: named(init), named(get), named(set))
+@attached(peer, names: prefixed(`$`), prefixed(_))
+public macro Presents() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "PresentsMacro")
 
 /// Gives an enum a table from its case key paths to its typed case paths (see
 /// ``_CasePathResolving``). `@Reducer` adds it to `Action` and enum `State`; features do not

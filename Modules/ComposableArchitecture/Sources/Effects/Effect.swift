@@ -68,6 +68,9 @@ struct RunOperation<Action>: Sendable {
   /// `Task.cancel(id:)` inside the operation resolves identifiers against it.
   @usableFromInline var path: EffectPath
   @usableFromInline let body: @Sendable (_ send: Send<Action>) async -> Void
+  /// Whether the operation lives as long as a presentation: no send waits for it and a test
+  /// store does not count it as in flight.
+  @usableFromInline var isLifetime = false
 
   @inlinable
   init(
@@ -78,6 +81,13 @@ struct RunOperation<Action>: Sendable {
     self.priority = priority
     self.path = path
     self.body = body
+  }
+
+  /// The same operation, living as long as a presentation.
+  func asLifetime() -> Self {
+    var copy = self
+    copy.isLifetime = true
+    return copy
   }
 }
 
@@ -158,6 +168,24 @@ extension Effect {
         )
       )
     )
+  }
+
+  /// An effect that sends an action synchronously; the animation is accepted and ignored (see
+  /// ``Animation``).
+  public static func send(_ action: Action, animation: Animation?) -> Self {
+    .send(action)
+  }
+
+  /// This effect; the animation is accepted and ignored (see ``Animation``).
+  @available(*, deprecated, message: "Use send(_:animation:) from within a .run effect instead")
+  public func animation(_ animation: Animation? = .default) -> Self {
+    self
+  }
+
+  /// This effect; the transaction is accepted and ignored (see ``Transaction``).
+  @available(*, deprecated, message: "Use send(_:transaction:) from within a .run effect instead")
+  public func transaction(_ transaction: Transaction) -> Self {
+    self
   }
 
   /// Merges effects so that they run concurrently.

@@ -18,18 +18,16 @@ extension Effect {
       var path = run.path
       if let pathComponent { path = path.prepending(pathComponent) }
       let body = run.body
-      return Effect<T>(
-        operation: .run(
-          RunOperation(
-            name: run.name,
-            priority: run.priority,
-            path: path,
-            body: { send in
-              await body(Send { action in send(transform(action)) })
-            }
-          )
-        )
+      var transformed = RunOperation<T>(
+        name: run.name,
+        priority: run.priority,
+        path: path,
+        body: { send in
+          await body(Send { action in send(transform(action)) })
+        }
       )
+      transformed.isLifetime = run.isLifetime
+      return Effect<T>(operation: .run(transformed))
     case .cancel(let id):
       return Effect<T>(operation: .cancel(pathComponent.map(id.prepending) ?? id))
     case .cancellable(let effect, let id, let cancelInFlight):
@@ -76,6 +74,8 @@ extension RunOperation {
   /// The same operation with `body` replaced.
   @inlinable
   func withBody(_ body: @escaping @Sendable (_ send: Send<Action>) async -> Void) -> Self {
-    RunOperation(name: name, priority: priority, path: path, body: body)
+    var copy = RunOperation(name: name, priority: priority, path: path, body: body)
+    copy.isLifetime = isLifetime
+    return copy
   }
 }

@@ -17,4 +17,19 @@ public struct Send<Action>: Sendable {
     guard !Task.isCancelled else { return }
     send(action)
   }
+
+  /// Sends an action back into the store; the animation is accepted and ignored (see
+  /// ``Animation``).
+  public func callAsFunction(_ action: Action, animation: Animation?) {
+    self(action)
+  }
+
+  /// Sends an action back into the store; the transaction is accepted and ignored (see
+  /// ``Transaction``).
+  public func callAsFunction(_ action: Action, transaction: Transaction) {
+    self(action)
+  }
 }
+
+/// The `Send` of a reducer's actions.
+public typealias SendOf<R: Reducer> = Send<R.Action>

@@ -69,10 +69,22 @@ extension AlertState: CustomDumpReflectable {
   }
 }
 
-/// State that is dismissed as soon as the user acts on it (alerts): the runtime sets it to `nil`
-/// after any of its actions.
+/// State that is dismissed as soon as the user acts on it (alerts, confirmation dialogs): the
+/// runtime sets it to `nil` after any of its actions.
 public protocol _EphemeralState<Action> {
   associatedtype Action
 }
 
 extension AlertState: _EphemeralState {}
+
+/// Whether a presented value is ephemeral: of an ephemeral type, or an enum whose current case
+/// holds an ephemeral value (the alert case of a destination enum).
+@usableFromInline
+func _isEphemeral<Value>(_ value: Value) -> Bool {
+  if Value.self is any _EphemeralState.Type { return true }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
+    return false
+  }
+  return payload is any _EphemeralState
+}

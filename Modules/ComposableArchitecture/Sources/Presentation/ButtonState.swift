@@ -63,6 +63,12 @@ public struct ButtonStateAction<Action> {
     Self(kind: .send(action))
   }
 
+  /// Sends an action when the button is tapped; the animation is accepted and ignored (see
+  /// ``Animation``).
+  public static func send(_ action: Action?, animation: Animation?) -> Self {
+    Self(kind: .send(action))
+  }
+
   /// The action the button sends, if any.
   public var action: Action? {
     switch kind {
@@ -79,7 +85,7 @@ public enum ButtonStateRole: String, Equatable, Hashable, Sendable, Codable {
   case destructive
 }
 
-/// Builds the buttons of an ``AlertState``.
+/// Builds the buttons of an ``AlertState`` or a ``ConfirmationDialogState``.
 @resultBuilder
 public enum ButtonStateBuilder<Action> {
   public static func buildBlock(_ components: [ButtonState<Action>]...) -> [ButtonState<Action>] {

@@ -1,7 +1,8 @@
 /// Holds the optional state of something presented by a feature: an alert, a sheet, a child.
 ///
-/// Use it as `@Presents` (or `@PresentationState`) on an optional property and integrate the
-/// child with `ifLet(\.$destination, action: \.destination)`:
+/// Use it through the ``Presents()`` macro on an optional property of `@ObservableState` state
+/// (or as the `@PresentationState` property wrapper) and integrate the child with
+/// `ifLet(\.$destination, action: \.destination)`:
 ///
 /// ```swift
 /// @ObservableState
@@ -10,35 +11,140 @@
 /// }
 /// ```
 ///
-/// When the presented value is set to `nil` or replaced by a value of another identity, the
-/// effects of the old value are cancelled.
+/// The value lives in a box shared by copies until one of them writes (copy on write), so a
+/// state can present a value of its own type (recursive navigation), and two copies compare equal
+/// without comparing the value. When the presented value is set to `nil` or replaced by a value of
+/// another identity, the effects of the old value are cancelled.
 @propertyWrapper
+@dynamicMemberLookup
 public struct PresentationState<State> {
-  /// The presented value, or `nil` when nothing is presented.
-  public var wrappedValue: State?
+  // Copy on write: the box is mutated only when this value holds the only reference to it, so
+  // no two values ever see one mutation — what the unchecked `Sendable` rests on.
+  private final class Storage: @unchecked Sendable {
+    var state: State?
+    init(_ state: State?) { self.state = state }
+  }
+
+  private var storage: Storage
+  /// The identity of the presentation whose lifetime effect is running: bookkeeping of the
+  /// presentation reducer, not part of equality.
+  @usableFromInline var presentedID: ChildIdentity?
 
   /// Wraps a presented value.
   public init(wrappedValue: State?) {
-    self.wrappedValue = wrappedValue
+    self.storage = Storage(wrappedValue)
   }
 
-  /// The wrapper itself, which `ifLet(\.$alert, …)` uses to find the presented value.
+  /// The presented value, or `nil` when nothing is presented.
+  public var wrappedValue: State? {
+    get { storage.state }
+    set {
+      if isKnownUniquelyReferenced(&storage) {
+        storage.state = newValue
+      } else {
+        storage = Storage(newValue)
+      }
+    }
+    _modify {
+      if !isKnownUniquelyReferenced(&storage) {
+        storage = Storage(storage.state)
+      }
+      yield &storage.state
+    }
+  }
+
+  /// The presentation itself, which `ifLet(\.$alert, …)` uses to find the presented value.
   public var projectedValue: Self {
     get { self }
     set { self = newValue }
   }
+
+  /// Whether two presentation states share their box (then they are equal without a look).
+  func sharesStorage(with other: Self) -> Bool {
+    storage === other.storage
+  }
+
+  /// The presentation of a property of the presented value.
+  public subscript<Member>(dynamicMember keyPath: KeyPath<State, Member>) -> PresentationState<
+    Member
+  > {
+    PresentationState<Member>(wrappedValue: wrappedValue?[keyPath: keyPath])
+  }
+
+  /// The presentation of a case of the presented enum value.
+  public subscript<Case>(dynamicMember keyPath: CaseKeyPath<State, Case>) -> PresentationState<
+    Case
+  >
+  where State: CasePathable {
+    PresentationState<Case>(wrappedValue: wrappedValue.flatMap { $0[case: keyPath] })
+  }
+
+  /// The payload of a case of the presented value, or `nil`.
+  ///
+  /// ```swift
+  /// state.$destination[case: \.detail]?.alert = AlertState { TextState("Delete?") }
+  /// ```
+  ///
+  /// Modifying another case than the presented one is reported and changes nothing.
+  public subscript<Case>(case path: CaseKeyPath<State, Case>) -> Case?
+  where State: CasePathable {
+    get { wrappedValue.flatMap { $0[case: path] } }
+    set {
+      guard let newValue, let presented = wrappedValue else { return }
+      guard presented[case: path] != nil else {
+        reportIssue(
+          "Can't modify unrelated case\(caseName(of: presented).map { " \"\($0)\"" } ?? "")")
+        return
+      }
+      wrappedValue = path(newValue)
+    }
+  }
+
+  /// The payload of a case of the presented value, through a type-erased case path.
+  @available(
+    *, deprecated,
+    message:
+      "Use the version of this subscript with case key paths, instead. See the following migration guide for more information: https://swiftpackageindex.com/pointfreeco/swift-composable-architecture/main/documentation/composablearchitecture/migratingto1.4#Using-case-key-paths"
+  )
+  public subscript<Case>(
+    case path: AnyCasePath<State, Case>,
+    fileID fileID: _HashableStaticString = #fileID,
+    filePath filePath: _HashableStaticString = #filePath,
+    line line: UInt = #line,
+    column column: UInt = #column
+  ) -> Case? {
+    get { wrappedValue.flatMap(path.extract(from:)) }
+    set {
+      guard let newValue, let presented = wrappedValue else { return }
+      guard path.extract(from: presented) != nil else {
+        reportIssue(
+          "Can't modify unrelated case\(caseName(of: presented).map { " \"\($0)\"" } ?? "")",
+          fileID: fileID.rawValue, filePath: filePath.rawValue, line: line, column: column)
+        return
+      }
+      wrappedValue = path.embed(newValue)
+    }
+  }
 }
 
-/// `@Presents var alert: AlertState<…>?` — the name features use for ``PresentationState``.
-public typealias Presents = PresentationState
+extension PresentationState: Equatable where State: Equatable {
+  /// Equal when they share their box, or when their values are equal.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.sharesStorage(with: rhs) || lhs.wrappedValue == rhs.wrappedValue
+  }
+}
 
-extension PresentationState: Equatable where State: Equatable {}
-extension PresentationState: Hashable where State: Hashable {}
+extension PresentationState: Hashable where State: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(wrappedValue)
+  }
+}
+
 extension PresentationState: Sendable where State: Sendable {}
 
 extension PresentationState: Decodable where State: Decodable {
   public init(from decoder: any Decoder) throws {
-    self.wrappedValue = try decoder.singleValueContainer().decode(State?.self)
+    self.init(wrappedValue: try decoder.singleValueContainer().decode(State?.self))
   }
 }
 
@@ -64,6 +170,9 @@ public enum PresentationAction<Action> {
 }
 
 extension PresentationAction: CasePathable {
+  /// The case paths of a presentation action. An action of the presented feature can be reached
+  /// without naming `.presented`: `\.alert.confirmTapped`, `\.destination.counter.tapped`.
+  @dynamicMemberLookup
   public struct AllCasePaths: Sendable {
     /// The case path of ``PresentationAction/dismiss``.
     public var dismiss: AnyCasePath<PresentationAction, Void> {
@@ -83,6 +192,45 @@ extension PresentationAction: CasePathable {
         extract: {
           guard case .presented(let action) = $0 else { return nil }
           return action
+        }
+      )
+    }
+
+    /// A case of the presented feature's action, through `.presented`.
+    public subscript<AppendedAction>(
+      dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, AppendedAction>
+    where Action: CasePathable {
+      let keyPath = UncheckedSendable(keyPath)
+      return AnyCasePath(
+        embed: { .presented(keyPath.value($0)) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return action[case: keyPath.value]
+        }
+      )
+    }
+
+    /// A presented feature's child presentation, through `.presented`: `.dismiss` maps to
+    /// `.dismiss`.
+    @_disfavoredOverload
+    public subscript<AppendedAction>(
+      dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, PresentationAction<AppendedAction>>
+    where Action: CasePathable {
+      let keyPath = UncheckedSendable(keyPath)
+      return AnyCasePath(
+        embed: {
+          switch $0 {
+          case .dismiss: .dismiss
+          case .presented(let action): .presented(keyPath.value(action))
+          }
+        },
+        extract: {
+          switch $0 {
+          case .dismiss: return .dismiss
+          case .presented(let action): return action[case: keyPath.value].map { .presented($0) }
+          }
         }
       )
     }

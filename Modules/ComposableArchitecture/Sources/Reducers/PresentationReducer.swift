@@ -86,26 +86,38 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     _resolvedStandalone().run(&state, action)
   }
 
+  /// The destination runs first, with the dependencies of a presented feature (`dismiss`,
+  /// `isPresented`); then the parent. A `.dismiss` runs the parent, then removes the destination;
+  /// an ephemeral destination (an alert) goes away after any of its actions. When the destination
+  /// goes away or is replaced by another identity, its effects are cancelled; when a destination
+  /// appears, its lifetime effect starts, which turns a `dismiss()` into a `.dismiss` action.
   @inlinable
   public func _resolve(
     _ resolution: inout _Resolution
   ) -> _ResolvedReducer<Parent.State, Parent.Action> {
     let parent = self.parent._resolve(&resolution)
-    let destination = self.destination._resolve(&resolution)
-    let toPresented = _StateAccess(toPresentationState.appending(path: \.wrappedValue))
+    let destination = withDependencies {
+      $0.present()
+    } operation: {
+      self.destination._resolve(&resolution)
+    }
+    let toPresentation = _StateAccess(toPresentationState)
     let toPresentationAction = self.toPresentationAction
     let identification = _ChildIdentification<Destination.State>(
       keyPath: IdentifierBox(toPresentationState))
     let location = self.location
-    let isEphemeral = Destination.State.self is any _EphemeralState.Type
     return _ResolvedReducer { state, action in
       let presentationAction = toPresentationAction.extract(from: action)
-      let before = toPresented.get(state)
+      let before = toPresentation.read(state) { $0.wrappedValue }
       var destinationEffects: Effect<Parent.Action> = .none
 
       if case .presented(let destinationAction) = presentationAction {
         if let before {
-          let effect = toPresented.modify(&state) { destination.run(&$0!, destinationAction) }
+          let effect = withDependencies {
+            $0.present()
+          } operation: {
+            toPresentation.modify(&state) { destination.run(&$0.wrappedValue!, destinationAction) }
+          }
           if case .none = effect.operation {
           } else {
             let identity = identification.identity(of: before)
@@ -120,29 +132,46 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         }
       }
 
-      let afterDestination = toPresented.get(state)
+      let afterDestination = toPresentation.read(state) { $0.wrappedValue }
       let parentEffects = parent.run(&state, action)
-      var after = toPresented.get(state)
+      var after = toPresentation.read(state) { $0.wrappedValue }
 
-      if let presentationAction, afterDestination != nil,
+      if let presentationAction, let presented = afterDestination,
         identification.isSame(after, afterDestination)
       {
         let dismisses: Bool
         switch presentationAction {
         case .dismiss: dismisses = true
-        case .presented: dismisses = isEphemeral
+        case .presented: dismisses = _isEphemeral(presented)
         }
         if dismisses {
-          toPresented.modify(&state) { $0 = nil }
+          toPresentation.modify(&state) { $0.wrappedValue = nil }
           after = nil
         }
       }
 
-      guard let before, !identification.isSame(before, after) else {
-        return destinationEffects.merge(with: parentEffects)
+      var effects = destinationEffects.merge(with: parentEffects)
+      let changed = !identification.isSame(before, after)
+      if changed, let before {
+        effects = effects.merge(with: .cancel(id: identification.identity(of: before)))
       }
-      return destinationEffects.merge(with: parentEffects)
-        .merge(with: .cancel(id: identification.identity(of: before)))
+      let presentedID = toPresentation.read(state) { $0.presentedID }
+      if let after {
+        if changed || presentedID == nil, !_isEphemeral(after) {
+          let identity = identification.identity(of: after)
+          if presentedID != identity {
+            toPresentation.modify(&state) { $0.presentedID = identity }
+            effects = effects.merge(
+              with: Effect<Parent.Action>
+                ._presentationLifetime { toPresentationAction.embed(.dismiss) }
+                .transformed({ $0 }, pathComponent: identity.pathComponent)
+                .cancellable(id: identity))
+          }
+        }
+      } else if presentedID != nil {
+        toPresentation.modify(&state) { $0.presentedID = nil }
+      }
+      return effects
     }
   }
 

@@ -203,7 +203,8 @@ final class RootCore<State, Action>: @unchecked Sendable {
         await running.run()
       }
       running.attach(task)
-      tasks.append(task)
+      // A presentation's lifetime is not among the effects a send waits for.
+      if !operation.isLifetime { tasks.append(task) }
     case .concatenate(let effects):
       startConcatenation(effects, tasks: tasks, cancelIDs: cancelIDs)
     }

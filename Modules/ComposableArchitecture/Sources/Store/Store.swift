@@ -107,6 +107,18 @@ public final class Store<State, Action> {
     sendAction(action)
   }
 
+  /// Sends an action; the animation is accepted and ignored (see ``Animation``).
+  @discardableResult
+  public func send(_ action: Action, animation: Animation?) -> StoreTask {
+    sendAction(action)
+  }
+
+  /// Sends an action; the transaction is accepted and ignored (see ``Transaction``).
+  @discardableResult
+  public func send(_ action: Action, transaction: Transaction) -> StoreTask {
+    sendAction(action)
+  }
+
   /// A store for a child feature: the state at `state`, the actions of case `action`.
   ///
   /// Scoping with the same key paths returns the same store.

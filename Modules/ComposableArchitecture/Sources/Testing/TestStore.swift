@@ -54,7 +54,7 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Whether the feature dismissed itself with `@Dependency(\.dismiss)` at the root. A dismissed
   /// store accepts no more actions.
-  public private(set) var isDismissed = false
+  public var isDismissed: Bool { storage.isDismissed }
 
   @usableFromInline let core: RootCore<State, TestStoreAction<Action>>
   @usableFromInline let storage: TestStoreStorage<State, Action>
@@ -74,10 +74,16 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) {
     MainSerialExecutorUsage.acquire()
-    let (initialState, reducer, dependencies) = Dependencies.withDependencies(prepareDependencies) {
+    var (initialState, reducer, dependencies) = Dependencies.withDependencies(prepareDependencies) {
       (initialState(), reducer(), DependencyValues._current)
     }
     let storage = TestStoreStorage<State, Action>(state: initialState)
+    // At the root, `dismiss()` dismisses the test store itself.
+    let dismiss = dependencies.dismiss
+    dependencies.dismiss = DismissEffect { [weak storage] in
+      dismiss.dismiss?()
+      storage?.dismissed()
+    }
     self.storage = storage
     self.location = SourceLocation(
       fileID: fileID, filePath: filePath, line: line, column: column)
@@ -687,11 +693,6 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  /// Marks the store dismissed: the feature called `dismiss()` at its root.
-  func dismiss() {
-    isDismissed = true
-    storage.ledger.tracker.removeAll()
-  }
 }
 
 /// The actions of a test store's inner store: sent by the test, or received from an effect.
@@ -732,6 +733,16 @@ final class TestStoreStorage<State, Action> {
 
   /// The action each tracked effect was started by, for the message of skipped effects.
   @usableFromInline var origins: [Int: Action] = [:]
+  /// Whether the feature dismissed itself at the root.
+  var isDismissed = false
+
+  /// The feature called `dismiss()` at its root: the store accepts no more actions, and its
+  /// effects no longer count as in flight.
+  @usableFromInline
+  func dismissed() {
+    isDismissed = true
+    ledger.tracker.removeAll()
+  }
 
   /// Wraps every operation of an effect so that it is tracked while it runs, and routes the
   /// actions it sends back as received actions.
@@ -745,6 +756,8 @@ final class TestStoreStorage<State, Action> {
     return
       effect
       .mapRuns { run in
+        // A presentation's lifetime runs as long as the presentation; it is not in flight.
+        guard !run.isLifetime else { return run }
         let id = tracker.insert(location: location)
         origins[id] = action
         let body = run.body

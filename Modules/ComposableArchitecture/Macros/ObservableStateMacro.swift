@@ -1,0 +1,282 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@ObservableState`: makes a state struct (or enum) observable with the Observation module.
+///
+/// On a struct it adds the registrar and identity members and marks every stored `var` with
+/// `@ObservationStateTracked`, whose accessors report reads and writes; on an enum it derives the
+/// identity from the case and its payload. Both get the `ObservableState` and `Observable`
+/// conformances.
+public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    if let enumDecl = declaration.as(EnumDeclSyntax.self) {
+      return enumMembers(enumDecl)
+    }
+    guard declaration.is(StructDeclSyntax.self) else { return [] }
+    return [
+      "var _$observationRegistrar = ComposableArchitecture.ObservationStateRegistrar()",
+      """
+      public var _$id: ComposableArchitecture.ObservableStateID {
+        _$observationRegistrar.id
+      }
+      """,
+      """
+      public mutating func _$willModify() {
+        _$observationRegistrar._$willModify()
+      }
+      """,
+    ]
+  }
+
+  /// `_$id` and `_$willModify()` of an enum state: the case's tag over its payload's identity.
+  private static func enumMembers(_ enumDecl: EnumDeclSyntax) -> [DeclSyntax] {
+    let elements = enumDecl.memberBlock.members.flatMap { member -> [EnumCaseElementSyntax] in
+      member.decl.as(EnumCaseDeclSyntax.self).map { Array($0.elements) } ?? []
+    }
+    var idCases: [String] = []
+    var modifyCases: [String] = []
+    for (tag, element) in elements.enumerated() {
+      let name = element.name.trimmedDescription
+      let parameters = element.parameterClause?.parameters.map { $0 } ?? []
+      if parameters.count == 1 {
+        let label = parameters[0].firstName.map { "\($0.text): " } ?? ""
+        idCases.append("case let .\(name)(state): return ._$id(for: state)._$tag(\(tag))")
+        modifyCases.append(
+          """
+          case var .\(name)(state):
+            ComposableArchitecture._$willModify(&state)
+            self = .\(name)(\(label)state)
+          """)
+      } else {
+        idCases.append("case .\(name): return ._$inert._$tag(\(tag))")
+        modifyCases.append("case .\(name): break")
+      }
+    }
+    if elements.isEmpty {
+      return [
+        "public var _$id: ComposableArchitecture.ObservableStateID { ._$inert }",
+        "public mutating func _$willModify() {}",
+      ]
+    }
+    return [
+      """
+      public var _$id: ComposableArchitecture.ObservableStateID {
+        switch self {
+        \(raw: idCases.joined(separator: "\n"))
+        }
+      }
+      """,
+      """
+      public mutating func _$willModify() {
+        switch self {
+        \(raw: modifyCases.joined(separator: "\n"))
+        }
+      }
+      """,
+    ]
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingAttributesFor member: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AttributeSyntax] {
+    guard declaration.is(StructDeclSyntax.self),
+      let variable = member.as(VariableDeclSyntax.self),
+      isTrackable(variable)
+    else { return [] }
+    return ["@ComposableArchitecture.ObservationStateTracked"]
+  }
+
+  /// A stored, instance `var` without observers or property wrappers: the properties whose
+  /// reads and writes can be reported.
+  static func isTrackable(_ variable: VariableDeclSyntax) -> Bool {
+    guard variable.bindingSpecifier.tokenKind == .keyword(.var),
+      variable.bindings.count == 1,
+      let binding = variable.bindings.first,
+      let identifier = binding.pattern.as(IdentifierPatternSyntax.self),
+      !identifier.identifier.text.hasPrefix("_"),
+      binding.accessorBlock == nil,
+      !variable.modifiers.contains(where: {
+        ["static", "class", "lazy"].contains($0.name.text)
+      })
+    else { return false }
+    // Any attribute (a property wrapper, `@Presents`, `@ObservationStateIgnored`) opts out.
+    return variable.attributes.isEmpty
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    guard !protocols.isEmpty else { return [] }
+    let decl: DeclSyntax = """
+      extension \(type.trimmed): ComposableArchitecture.ObservableState, Observation.Observable {}
+      """
+    return [decl.cast(ExtensionDeclSyntax.self)]
+  }
+}
+
+/// `@ObservationStateTracked`: turns a stored property of an observable state into accessors
+/// over a private `_name` storage that report reads and writes to the state's registrar.
+public enum ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingAccessorsOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AccessorDeclSyntax] {
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier
+        .text
+    else { return [] }
+    return [
+      """
+      @storageRestrictions(initializes: _\(raw: name))
+      init(initialValue) {
+        _\(raw: name) = initialValue
+      }
+      """,
+      """
+      get {
+        _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+        return _\(raw: name)
+      }
+      """,
+      """
+      set {
+        _$observationRegistrar.mutate(
+          self, keyPath: \\.\(raw: name), &_\(raw: name), newValue, _$isIdentityEqual)
+      }
+      """,
+      """
+      _modify {
+        let oldValue = _$observationRegistrar.willModify(self, keyPath: \\.\(raw: name), &_\(raw: name))
+        defer {
+          _$observationRegistrar.didModify(
+            self, keyPath: \\.\(raw: name), &_\(raw: name), oldValue, _$isIdentityEqual)
+        }
+        yield &_\(raw: name)
+      }
+      """,
+    ]
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      let binding = variable.bindings.first,
+      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+    else { return [] }
+    let type = binding.typeAnnotation.map { ": \($0.type.trimmedDescription)" } ?? ""
+    let initializer = binding.initializer.map { " = \($0.value.trimmedDescription)" } ?? ""
+    return [
+      "@ComposableArchitecture.ObservationStateIgnored private var _\(raw: name)\(raw: type)\(raw: initializer)"
+    ]
+  }
+}
+
+/// `@ObservationStateIgnored`: leaves a property of an observable state untracked.
+public enum ObservationStateIgnoredMacro: AccessorMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingAccessorsOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AccessorDeclSyntax] {
+    []
+  }
+}
+
+/// `@Presents`: an optional presented state, stored in a ``PresentationState`` and observed.
+///
+/// `destination` reads and writes the presented value; `$destination` is the presentation state
+/// itself, which `ifLet(\.$destination, action: \.destination)` integrates.
+public enum PresentsMacro: AccessorMacro, PeerMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingAccessorsOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AccessorDeclSyntax] {
+    guard let name = propertyName(declaration) else { return [] }
+    return [
+      """
+      @storageRestrictions(initializes: _\(raw: name))
+      init(initialValue) {
+        _\(raw: name) = ComposableArchitecture.PresentationState(wrappedValue: initialValue)
+      }
+      """,
+      """
+      get {
+        _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+        return _\(raw: name).wrappedValue
+      }
+      """,
+      """
+      set {
+        _$observationRegistrar.mutate(
+          self, keyPath: \\.\(raw: name), &_\(raw: name).wrappedValue, newValue, _$isIdentityEqual)
+      }
+      """,
+    ]
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      let name = propertyName(declaration),
+      let type = variable.bindings.first?.typeAnnotation?.type
+    else { return [] }
+    let wrapped: String
+    if let optional = type.as(OptionalTypeSyntax.self) {
+      wrapped = optional.wrappedType.trimmedDescription
+    } else if let identifier = type.as(IdentifierTypeSyntax.self),
+      identifier.name.text == "Optional",
+      let argument = identifier.genericArgumentClause?.arguments.first
+    {
+      wrapped = argument.argument.trimmedDescription
+    } else {
+      wrapped = type.trimmedDescription
+    }
+    let access =
+      variable.modifiers.first { ["public", "package", "internal"].contains($0.name.text) }
+      .map { "\($0.name.text) " } ?? ""
+    return [
+      """
+      \(raw: access)var $\(raw: name): ComposableArchitecture.PresentationState<\(raw: wrapped)> {
+        get {
+          _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+          return _\(raw: name).projectedValue
+        }
+        set {
+          _$observationRegistrar.mutate(
+            self, keyPath: \\.\(raw: name), &_\(raw: name).projectedValue, newValue,
+            _$isIdentityEqual)
+        }
+      }
+      """,
+      """
+      @ComposableArchitecture.ObservationStateIgnored private var _\(raw: name) = ComposableArchitecture.PresentationState<\(raw: wrapped)>(wrappedValue: nil)
+      """,
+    ]
+  }
+
+  private static func propertyName(_ declaration: some DeclSyntaxProtocol) -> String? {
+    declaration.as(VariableDeclSyntax.self)?.bindings.first?.pattern
+      .as(IdentifierPatternSyntax.self)?.identifier.text
+  }
+}

@@ -1,0 +1,141 @@
+/// Dismisses the feature that reads it: `@Dependency(\.dismiss) var dismiss`, then
+/// `await dismiss()` from an effect.
+///
+/// A feature presented with `ifLet(\.$destination, action:)` or pushed on a stack with
+/// `forEach(\.path, action:)` can dismiss itself: its parent receives `.dismiss` (or
+/// `.popFrom(id:)`), the state goes away and every effect of the feature is cancelled — including
+/// the one that called `dismiss()`, so send nothing after it.
+///
+/// ```swift
+/// case .closeButtonTapped:
+///   return .run { _ in await dismiss() }
+/// ```
+///
+/// A feature that is not presented cannot be dismissed: the call is reported (a runtime warning
+/// in an app, a failure in a test). `@Dependency(\.isPresented)` tells which case applies. At the
+/// root of a `TestStore` a dismissal marks the store dismissed (``TestStore/isDismissed``).
+public struct DismissEffect: Sendable {
+  @usableFromInline let dismiss: (@MainActor @Sendable () -> Void)?
+
+  /// A dismiss effect that runs `dismiss`: what a test passes to observe a dismissal.
+  public init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
+    self.dismiss = dismiss
+  }
+
+  /// The dismiss effect of a feature that is not presented.
+  init() {
+    self.dismiss = nil
+  }
+
+  /// Dismisses the feature.
+  @MainActor
+  public func callAsFunction(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    guard let dismiss else {
+      reportIssue(
+        """
+        A reducer requested dismissal at "\(fileID):\(line)", but couldn't be dismissed.
+
+        This is generally considered an application logic error, and can happen when a reducer \
+        assumes it runs in a presentation context. If a reducer can run at both the root level \
+        of an application, as well as in a presentation destination, use \
+        @Dependency(\\.isPresented) to determine if the reducer is being presented before \
+        calling @Dependency(\\.dismiss).
+        """,
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      return
+    }
+    dismiss()
+  }
+
+  /// Dismisses the feature; the animation is accepted and ignored (see ``Animation``).
+  @MainActor
+  public func callAsFunction(
+    animation: Animation?,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await self(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Dismisses the feature; the transaction is accepted and ignored (see ``Transaction``).
+  @MainActor
+  public func callAsFunction(
+    transaction: Transaction,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await self(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+private enum DismissKey: DependencyKey {
+  static let liveValue = DismissEffect()
+  static let testValue = DismissEffect()
+}
+
+private enum IsPresentedKey: DependencyKey {
+  static let liveValue = false
+  static let testValue = false
+}
+
+extension DependencyValues {
+  /// Dismisses the feature that reads it; see ``DismissEffect``.
+  public var dismiss: DismissEffect {
+    get { self[DismissKey.self] }
+    set { self[DismissKey.self] = newValue }
+  }
+
+  /// Whether the feature that reads it is presented (by `ifLet` over a `@Presents` state or
+  /// pushed on a stack), and so can `dismiss()` itself.
+  public var isPresented: Bool {
+    self[IsPresentedKey.self]
+  }
+
+  /// The dependencies of a presented feature: a `dismiss` that ends its presentation, and
+  /// `isPresented`.
+  @usableFromInline
+  mutating func present() {
+    self[IsPresentedKey.self] = true
+    self[DismissKey.self] = DismissEffect {
+      Task.cancel(id: _PresentationDismissID())
+    }
+  }
+}
+
+/// The identifier of the part of a presentation's lifetime effect that `dismiss()` cancels.
+struct _PresentationDismissID: Hashable, Sendable {}
+
+/// The identifier every presentation lifetime is registered under at the root of a store, so a
+/// test store can end them all at once.
+struct _PresentationLifetimeID: Hashable, Sendable {}
+
+extension Effect {
+  /// The effect that lives as long as a feature is presented: it waits until the feature calls
+  /// `dismiss()`, then sends `dismissAction` so the parent removes it. Removing the feature
+  /// cancels the effect (and nothing is sent).
+  ///
+  /// It is not one of the effects a send is waiting on, and a test store does not count it as
+  /// in flight.
+  @usableFromInline
+  static func _presentationLifetime(
+    sending dismissAction: @escaping @Sendable () -> Action
+  ) -> Self {
+    Effect.run { send in
+      _ = try? await withTaskCancellation(id: _PresentationDismissID()) {
+        try await Task.never()
+      }
+      guard !Task.isCancelled else { return }
+      await send(dismissAction())
+    }
+    .mapRuns { $0.asLifetime() }
+  }
+}

@@ -1,0 +1,89 @@
+import Observation
+
+/// What the ``ObservableState()`` macro stores in a state value: its identity and the
+/// Observation registrar its accessors report to.
+///
+/// Copies of a value share the registrar, so a front end that read `store.state.count` is told
+/// when the store's reducer writes `count`. It takes no part in equality, hashing or coding: two
+/// states are equal when their fields are.
+public struct ObservationStateRegistrar: Sendable {
+  /// The identity of the state that holds this registrar.
+  public private(set) var id = ObservableStateID()
+  @usableFromInline let registrar = ObservationRegistrar()
+
+  public init() {}
+
+  /// Gives the state a new identity.
+  public mutating func _$willModify() {
+    id._$willModify()
+  }
+}
+
+extension ObservationStateRegistrar: Equatable, Hashable, Codable {
+  public static func == (_: Self, _: Self) -> Bool { true }
+  public func hash(into hasher: inout Hasher) {}
+  public init(from decoder: any Decoder) throws { self.init() }
+  public func encode(to encoder: any Encoder) throws {}
+}
+
+extension ObservationStateRegistrar {
+  /// Reports a read of a field.
+  @inlinable
+  public func access<Subject: Observable, Member>(
+    _ subject: Subject, keyPath: KeyPath<Subject, Member>
+  ) {
+    registrar.access(subject, keyPath: keyPath)
+  }
+
+  /// Writes a field, reporting the write unless the new value is the same for observation.
+  @inlinable
+  public func mutate<Subject: Observable, Member, Value>(
+    _ subject: Subject,
+    keyPath: KeyPath<Subject, Member>,
+    _ value: inout Value,
+    _ newValue: Value,
+    _ isIdentityEqual: (Value, Value) -> Bool
+  ) {
+    if isIdentityEqual(value, newValue) {
+      value = newValue
+    } else {
+      registrar.withMutation(of: subject, keyPath: keyPath) {
+        value = newValue
+      }
+    }
+  }
+
+  /// Before a field is modified in place: gives an observable field a new identity.
+  @inlinable
+  public func willModify<Subject: Observable, Member>(
+    _ subject: Subject, keyPath: KeyPath<Subject, Member>, _ member: inout Member
+  ) -> Member {
+    member
+  }
+
+  /// Before an observable field is modified in place: gives it a new identity.
+  @inlinable
+  public func willModify<Subject: Observable, Member: ObservableState>(
+    _ subject: Subject, keyPath: KeyPath<Subject, Member>, _ member: inout Member
+  ) -> Member {
+    member._$willModify()
+    return member
+  }
+
+  /// After a field was modified in place: reports the write unless it left the field the same
+  /// for observation.
+  @inlinable
+  public func didModify<Subject: Observable, Member>(
+    _ subject: Subject,
+    keyPath: KeyPath<Subject, Member>,
+    _ member: inout Member,
+    _ oldValue: Member,
+    _ isIdentityEqual: (Member, Member) -> Bool
+  ) {
+    if !isIdentityEqual(oldValue, member) {
+      let newValue = member
+      member = oldValue
+      mutate(subject, keyPath: keyPath, &member, newValue, isIdentityEqual)
+    }
+  }
+}

@@ -38,8 +38,8 @@ struct ObservationTests {
 
   @Test func scopedStoreReadsAndSendsThroughTheRoot() async {
     let store = Store(initialState: Parent.State()) { Parent() }
-    let child = store.scope(\.child, action: \.child)
-    #expect(store.scope(\.child, action: \.child) === child)
+    let child = store.scope(state: \.child, action: \.child)
+    #expect(store.scope(state: \.child, action: \.child) === child)
     child.send(.incrementButtonTapped)
     #expect(child.count == 1)
     #expect(store.child.count == 1)
@@ -53,9 +53,9 @@ struct ObservationTests {
 
   @Test func scopedOptionalStoreIsNilWhileStateIsNil() {
     let store = Store(initialState: Parent.State()) { Parent() }
-    #expect(store.scope(\.optional, action: \.optional) == nil)
+    #expect(store.scope(state: \.optional, action: \.optional) == nil)
     store.send(.replaceOptional(id: 3))
-    let child = store.scope(\.optional, action: \.optional)
+    let child = store.scope(state: \.optional, action: \.optional)
     child?.send(.incrementButtonTapped)
     #expect(store.optional?.count == 1)
   }
@@ -64,7 +64,7 @@ struct ObservationTests {
     let store = Store(initialState: Nested.State(depth: 10)) { Nested() }
     var scoped = store
     for _ in 0..<10 {
-      scoped = scoped.scope(\.unwrappedChild, action: \.child)
+      scoped = scoped.scope(state: \.unwrappedChild, action: \.child)
     }
     scoped.send(.increment)
     var state = store.state

@@ -3,14 +3,28 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@Reducer`: conforms the type to `Reducer` and makes its nested `Action` (and enum `State`)
-/// `@CasePathable`.
-public enum ReducerMacro: MemberAttributeMacro, ExtensionMacro {
+/// `@CasePathable`. On an enum of features it writes the whole reducer (see
+/// `EnumReducerExpansion`) and conforms it to `CaseReducer` as well.
+public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
+    return EnumReducerExpansion.members(of: enumDecl)
+  }
+
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
+    if declaration.is(EnumDeclSyntax.self) {
+      return []
+    }
     if let variable = member.as(VariableDeclSyntax.self) {
       return bodyAttributes(for: variable)
     }
@@ -61,6 +75,13 @@ public enum ReducerMacro: MemberAttributeMacro, ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     guard !protocols.isEmpty else { return [] }
+    if declaration.is(EnumDeclSyntax.self) {
+      let decl: DeclSyntax = """
+        extension \(type.trimmed): ComposableArchitecture.CaseReducer, \
+        ComposableArchitecture.Reducer {}
+        """
+      return [decl.cast(ExtensionDeclSyntax.self)]
+    }
     if let inheritance = declaration.inheritanceClause,
       inheritance.inheritedTypes.contains(where: {
         ["Reducer", "ComposableArchitecture.Reducer"].contains($0.type.trimmedDescription)

@@ -9,8 +9,24 @@
 /// }
 /// // `\.incrementButtonTapped` is now a case key path of `Counter.Action`.
 /// ```
+///
+/// On an enum whose cases hold features, it writes the reducer of "one of these features":
+/// `State` and `Action` enums with a case per feature, a `body` that runs the current case's
+/// reducer, and the `CaseScope` that ``Store/case`` returns (see ``CaseReducer``).
+///
+/// ```swift
+/// @Reducer
+/// enum Destination {
+///   case detail(EpisodeDetail)
+///   case confirmRemoval(ConfirmationDialogState<ConfirmRemoval>)
+///   enum ConfirmRemoval { case remove }
+/// }
+/// extension Destination.State: Equatable {}
+/// ```
+@attached(
+  member, names: named(State), named(Action), named(body), named(CaseScope), named(scope))
 @attached(memberAttribute)
-@attached(extension, conformances: Reducer)
+@attached(extension, conformances: Reducer, CaseReducer)
 public macro Reducer() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerMacro")
 
@@ -65,3 +81,25 @@ public macro Presents() =
 @attached(extension, conformances: _CasePathResolving)
 public macro _CasePathResolving() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "CasePathResolvingMacro")
+
+/// Marks a case of a `@Reducer enum` whose state is ephemeral: an alert or a confirmation
+/// dialog, which has no reducer and goes away after one action. `AlertState` and
+/// `ConfirmationDialogState` cases are treated so without it.
+@attached(peer, names: named(_))
+public macro ReducerCaseEphemeral() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerCaseEphemeralMacro")
+
+/// Marks a case of a `@Reducer enum` that holds plain data instead of a feature: its state is the
+/// payload itself and it has no actions.
+///
+/// ```swift
+/// @Reducer
+/// enum Destination {
+///   case detail(EpisodeDetail)
+///   @ReducerCaseIgnored
+///   case note(String)
+/// }
+/// ```
+@attached(peer, names: named(_))
+public macro ReducerCaseIgnored() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerCaseIgnoredMacro")

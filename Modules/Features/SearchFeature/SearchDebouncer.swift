@@ -9,7 +9,7 @@ import ComposableArchitecture
 /// that the previous debounced send started. Front ends create one per search screen:
 ///
 /// ```swift
-/// let debouncer = SearchDebouncer(store: store.scope(\.search, action: \.search))
+/// let debouncer = SearchDebouncer(store: store.scope(state: \.search, action: \.search))
 /// debouncer.queryChanged("Seo")
 /// debouncer.queryChanged("Seoul")   // only "Seoul" is searched, 300 ms later
 /// ```

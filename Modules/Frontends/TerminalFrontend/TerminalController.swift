@@ -28,7 +28,7 @@ public final class TerminalController {
   public init(store: StoreOf<AppFeature>, clock: any Clock<Duration> = ContinuousClock()) {
     self.store = store
     self.debouncer = SearchDebouncer(
-      store: store.scope(\.search, action: \.search), clock: clock)
+      store: store.scope(state: \.search, action: \.search), clock: clock)
   }
 
   /// The screen for the current state.

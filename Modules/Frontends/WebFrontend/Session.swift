@@ -57,7 +57,8 @@ final class Session {
       return clock
     }
     self.store = store
-    self.debouncer = SearchDebouncer(store: store.scope(\.search, action: \.search), clock: clock)
+    self.debouncer = SearchDebouncer(
+      store: store.scope(state: \.search, action: \.search), clock: clock)
     let states = store.states(bufferingNewest: 1)
     self.observation = Task { [weak self] in
       for await _ in states {

@@ -117,16 +117,16 @@ func deep10IncrementAction() -> Deep10.Action {
 extension Store where State == Deep10.State, Action == Deep10.Action {
   /// The counter's store, reached through ten `scope` calls.
   func scopedTenLevels() -> StoreOf<Counter> {
-    scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
-      .scope(\.child, action: \.child)
+    scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
+      .scope(state: \.child, action: \.child)
   }
 }
 

@@ -16,15 +16,31 @@
 /// root of a `TestStore` a dismissal marks the store dismissed (``TestStore/isDismissed``).
 public struct DismissEffect: Sendable {
   @usableFromInline let dismiss: (@MainActor @Sendable () -> Void)?
+  /// Whether `dismiss()` returns only when the calling effect is cancelled, which removing the
+  /// presented feature does: the effect stays in flight until the parent has handled the
+  /// dismissal, so a test store waiting for effects also waits for the dismissal to arrive.
+  let waitsForRemoval: Bool
 
   /// A dismiss effect that runs `dismiss`: what a test passes to observe a dismissal.
   public init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
     self.dismiss = dismiss
+    self.waitsForRemoval = false
+  }
+
+  private init(dismiss: @escaping @MainActor @Sendable () -> Void, waitsForRemoval: Bool) {
+    self.dismiss = dismiss
+    self.waitsForRemoval = waitsForRemoval
+  }
+
+  /// The dismiss effect of a presented feature.
+  static func presented(_ dismiss: @escaping @MainActor @Sendable () -> Void) -> Self {
+    Self(dismiss: dismiss, waitsForRemoval: true)
   }
 
   /// The dismiss effect of a feature that is not presented.
   init() {
     self.dismiss = nil
+    self.waitsForRemoval = false
   }
 
   /// Dismisses the feature.
@@ -50,6 +66,10 @@ public struct DismissEffect: Sendable {
       return
     }
     dismiss()
+    guard waitsForRemoval else { return }
+    while !Task.isCancelled {
+      try? await Task.sleep(for: .seconds(3600))
+    }
   }
 
   /// Dismisses the feature; the animation is accepted and ignored (see ``Animation``).
@@ -82,11 +102,6 @@ private enum DismissKey: DependencyKey {
   static let testValue = DismissEffect()
 }
 
-private enum IsPresentedKey: DependencyKey {
-  static let liveValue = false
-  static let testValue = false
-}
-
 extension DependencyValues {
   /// Dismisses the feature that reads it; see ``DismissEffect``.
   public var dismiss: DismissEffect {
@@ -95,19 +110,19 @@ extension DependencyValues {
   }
 
   /// Whether the feature that reads it is presented (by `ifLet` over a `@Presents` state or
-  /// pushed on a stack), and so can `dismiss()` itself.
+  /// pushed on a stack), and so can `dismiss()` itself. At the root of a `TestStore`, which a
+  /// feature can dismiss, it is `true` as well.
   public var isPresented: Bool {
-    self[IsPresentedKey.self]
+    dismiss.dismiss != nil
   }
 
-  /// The dependencies of a presented feature: a `dismiss` that ends its presentation, and
-  /// `isPresented`.
+  /// The dependencies of a presented feature: a `dismiss` that ends its presentation (and so
+  /// `isPresented`).
   @usableFromInline
   mutating func present() {
-    self[IsPresentedKey.self] = true
-    self[DismissKey.self] = DismissEffect {
+    self[DismissKey.self] = DismissEffect.presented({
       Task.cancel(id: _PresentationDismissID())
-    }
+    })
   }
 }
 

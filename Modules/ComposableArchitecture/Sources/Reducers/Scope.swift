@@ -13,7 +13,14 @@
 /// }
 /// ```
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
-  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  /// Where the child's state lives: a field of the parent, or one case of an enum parent.
+  @usableFromInline
+  enum ChildLocation {
+    case field(WritableKeyPath<ParentState, Child.State>)
+    case `case`(CaseEmbedding<ParentState, Child.State>, SourceLocation)
+  }
+
+  @usableFromInline let toChildState: ChildLocation
   @usableFromInline let toChildAction: CaseEmbedding<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -24,7 +31,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.toChildState = toChildState
+    self.toChildState = .field(toChildState)
     self.toChildAction = CaseEmbedding(toChildAction)
     self.child = child()
   }
@@ -39,6 +46,46 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.init(state: toChildState, action: toChildAction, child: child)
   }
 
+  /// Runs `child` on one case of enum state, for the actions of case `action`, while the state is
+  /// in that case. A child action that arrives while the state is in another case is reported.
+  @available(
+    *, deprecated,
+    message: "Use a '@Reducer enum' or 'ifCaseLet(_:action:)' on a base reducer, instead."
+  )
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(
+      _caseState: toChildState, action: toChildAction, child: child,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// The enum-case scope that `@Reducer enum` writes into its `body`, one per reducer case.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    _caseState toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .case(
+      CaseEmbedding(toChildState),
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+    self.toChildAction = CaseEmbedding(toChildAction)
+    self.child = child()
+  }
+
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     _resolvedStandalone().run(&state, action)
@@ -49,15 +96,60 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     _ resolution: inout _Resolution
   ) -> _ResolvedReducer<ParentState, ParentAction> {
     let child = self.child._resolve(&resolution)
-    let toChildState = _StateAccess(self.toChildState)
     let toChildAction = self.toChildAction
-    return _ResolvedReducer { state, action in
-      guard let childAction = toChildAction.extract(from: action) else { return .none }
-      let effect = toChildState.modify(&state) { child.run(&$0, childAction) }
-      if case .none = effect.operation { return .none }
-      return effect.transformed(toChildAction.embed, pathComponent: nil)
+    switch self.toChildState {
+    case .field(let keyPath):
+      let toChildState = _StateAccess(keyPath)
+      return _ResolvedReducer { state, action in
+        guard let childAction = toChildAction.extract(from: action) else { return .none }
+        let effect = toChildState.modify(&state) { child.run(&$0, childAction) }
+        if case .none = effect.operation { return .none }
+        return effect.transformed(toChildAction.embed, pathComponent: nil)
+      }
+    case .case(let toChildState, let location):
+      return _ResolvedReducer { state, action in
+        guard let childAction = toChildAction.extract(from: action) else { return .none }
+        guard var childState = toChildState.extract(from: state) else {
+          reportScopeChildActionInOtherCase(action: action, state: state, location: location)
+          return .none
+        }
+        let effect = child.run(&childState, childAction)
+        state = toChildState.embed(childState)
+        if case .none = effect.operation { return .none }
+        return effect.transformed(toChildAction.embed, pathComponent: nil)
+      }
     }
   }
 
   public typealias Body = Never
+}
+
+@usableFromInline
+func reportScopeChildActionInOtherCase(action: Any, state: Any, location: SourceLocation) {
+  reportIssue(
+    """
+    A "Scope" at "\(location.fileID):\(location.line)" received a child action when child state \
+    was set to a different case.
+
+      Action:
+        \(debugCaseOutput(action))
+      State:
+        \(debugCaseOutput(state))
+
+    This is generally considered an application logic error, and can happen for a few \
+    reasons:
+
+    • A parent reducer set state to a different case before the scope ran. Consider using \
+    "Reducer.ifCaseLet" to embed this child reducer in the parent reducer that changes its \
+    state to ensure the child reducer runs first.
+
+    • An in-flight effect emitted this action when state was set to a different case.
+
+    • This action was sent to the store while state was another case.
+    """,
+    fileID: location.fileID,
+    filePath: location.filePath,
+    line: location.line,
+    column: location.column
+  )
 }

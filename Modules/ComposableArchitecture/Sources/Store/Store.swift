@@ -2,7 +2,7 @@
 ///
 /// A front end creates one root store per running app, reads ``state``, sends user actions with
 /// ``send(_:)`` and redraws from ``observe(_:onChange:)`` (or the `AsyncSequence`s ``states`` and
-/// ``observe(_:)``). Child features get a scoped store with ``scope(_:action:)``; a scoped store
+/// ``observe(_:)``). Child features get a scoped store with ``scope(state:action:)``; a scoped store
 /// holds no state of its own, it is a view onto the root.
 ///
 /// ```swift
@@ -122,11 +122,15 @@ public final class Store<State, Action> {
   /// A store for a child feature: the state at `state`, the actions of case `action`.
   ///
   /// Scoping with the same key paths returns the same store.
+  ///
+  /// ```swift
+  /// let searchStore = store.scope(state: \.search, action: \.search)
+  /// ```
   public func scope<ChildState, ChildAction>(
-    _ state: KeyPath<State, ChildState>,
+    state: KeyPath<State, ChildState>,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let id = ScopeID(state: state, action: action)
+    let id = ScopeID(state: state, action: action, isOptional: false)
     if let child = children[id] as? Store<ChildState, ChildAction> {
       return child
     }
@@ -135,28 +139,33 @@ public final class Store<State, Action> {
     return child
   }
 
-  /// Deprecated spelling of ``scope(_:action:)``.
+  /// A store for optional child state (a presented feature, an enum case), or `nil` while that
+  /// state is `nil`. A child store kept after its state went away keeps showing the last value
+  /// it had, so a front end that still holds it does not crash; actions it sends then reach the
+  /// parent, which reports them.
+  ///
+  /// ```swift
+  /// if let detailStore = store.scope(state: \.detail, action: \.detail.presented) { … }
+  /// ```
   public func scope<ChildState, ChildAction>(
-    state: KeyPath<State, ChildState>,
-    action: CaseKeyPath<Action, ChildAction>
-  ) -> Store<ChildState, ChildAction> {
-    scope(state, action: action)
-  }
-
-  /// A store for optional child state, or `nil` while that state is `nil`. A child store kept
-  /// after its state went away keeps showing the last value it had.
-  public func scope<ChildState, ChildAction>(
-    _ state: KeyPath<State, ChildState?>,
+    state: KeyPath<State, ChildState?>,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
-    guard var lastValue = getState()[keyPath: state] else { return nil }
-    return scoped(
+    guard let initial = getState()[keyPath: state] else { return nil }
+    let id = ScopeID(state: state, action: action, isOptional: true)
+    if let child = children[id] as? OptionalChild<ChildState, ChildAction> {
+      return child.store
+    }
+    let lastValue = _LastValue(initial)
+    let child = scoped(
       state: { parentState in
-        if let value = parentState[keyPath: state] { lastValue = value }
-        return lastValue
+        if let value = parentState[keyPath: state] { lastValue.value = value }
+        return lastValue.value
       },
       embed: CaseEmbedding(action).embedValue
     )
+    children[id] = OptionalChild(store: child)
+    return child
   }
 
   /// A store that views this one through `toChildState` and sends through `embed`.
@@ -308,6 +317,16 @@ extension Store: Identifiable {
 private struct ScopeID: Hashable {
   let state: AnyKeyPath
   let action: AnyKeyPath
+  /// The optional scope of a key path to `T?` caches apart from the plain scope of the same
+  /// key path, whose store has state `T?`.
+  let isOptional: Bool
+}
+
+/// A cached store of optional child state.
+@MainActor
+private final class OptionalChild<State, Action> {
+  let store: Store<State, Action>
+  init(store: Store<State, Action>) { self.store = store }
 }
 
 extension DependencyValues {

@@ -1,0 +1,301 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// The members `@Reducer` writes into an enum of features:
+///
+/// ```swift
+/// @Reducer
+/// enum Destination {
+///   case settings(Settings)
+///   case detail(Detail = Detail(mode: .compact))
+///   case confirm(ConfirmationDialogState<Confirm>)
+///   @ReducerCaseIgnored case note(String)
+///   enum Confirm { case reset }
+/// }
+/// ```
+///
+/// becomes, besides the cases above,
+///
+/// ```swift
+/// @CasePathable @dynamicMemberLookup @ObservableState
+/// enum State: CaseReducerState {
+///   typealias StateReducer = Destination
+///   case settings(Settings.State), detail(Detail.State)
+///   case confirm(ConfirmationDialogState<Confirm>), note(String)
+/// }
+/// @CasePathable enum Action {
+///   case settings(Settings.Action), detail(Detail.Action)
+///   case confirm(ConfirmationDialogState<Confirm>.Action), note(Swift.Never)
+/// }
+/// @ReducerBuilder<Self.State, Self.Action> static var body: some Reducer<Self.State, Self.Action> {
+///   Scope(_caseState: \Self.State.Cases.settings, action: \Self.Action.Cases.settings) { Settings() }
+///   Scope(_caseState: \Self.State.Cases.detail, action: \Self.Action.Cases.detail) { Detail(mode: .compact) }
+/// }
+/// enum CaseScope { case settings(StoreOf<Settings>), detail(StoreOf<Detail>), … }
+/// @MainActor static func scope(_ store: Store<Self.State, Self.Action>) -> CaseScope { … }
+/// ```
+///
+/// A case is a *feature* when it has one unlabelled payload: a reducer type, built with its
+/// default expression if it has one and `T()` otherwise. `AlertState` and
+/// `ConfirmationDialogState` payloads (and `@ReducerCaseEphemeral` cases) are *ephemeral*: the
+/// state is the value itself and the action its button actions. Cases without a payload, with
+/// several or labelled payloads, or marked `@ReducerCaseIgnored` are *ignored*: the state keeps
+/// the payload, the action case carries `Never`. Cases inside `#if` keep their condition in
+/// every generated member.
+enum EnumReducerExpansion {
+  struct ReducerCase {
+    enum Kind {
+      case feature(type: String, reducer: String)
+      case ephemeral(type: String)
+      case ignored(parameters: [EnumCaseParameterSyntax])
+    }
+
+    let name: String
+    let kind: Kind
+  }
+
+  /// A case of the enum, or an `#if` whose clauses hold cases.
+  indirect enum Node {
+    case reducerCase(ReducerCase)
+    case ifConfig([(directive: String, nodes: [Node])])
+  }
+
+  static func members(of enumDecl: EnumDeclSyntax) -> [DeclSyntax] {
+    let access =
+      enumDecl.modifiers.first { ["public", "package"].contains($0.name.text) }
+      .map { "\($0.name.text) " } ?? ""
+    let nodes = self.nodes(in: enumDecl.memberBlock.members)
+    let reducerName = enumDecl.name.trimmedDescription
+    let hasFeatures = contains(nodes) {
+      if case .feature = $0.kind { return true }
+      return false
+    }
+    let hasCases = contains(nodes) { _ in true }
+
+    let stateCases = render(nodes) { reducerCase in
+      switch reducerCase.kind {
+      case .feature(let type, _): return "case \(reducerCase.name)(\(type).State)"
+      case .ephemeral(let type): return "case \(reducerCase.name)(\(type))"
+      case .ignored(let parameters):
+        return "case \(reducerCase.name)\(parameterClause(parameters))"
+      }
+    }
+    let actionCases = render(nodes) { reducerCase in
+      switch reducerCase.kind {
+      case .feature(let type, _): return "case \(reducerCase.name)(\(type).Action)"
+      case .ephemeral(let type): return "case \(reducerCase.name)(\(type).Action)"
+      case .ignored: return "case \(reducerCase.name)(Swift.Never)"
+      }
+    }
+    let scopes = render(nodes) { reducerCase in
+      guard case .feature(_, let reducer) = reducerCase.kind else { return nil }
+      return """
+        ComposableArchitecture.Scope(\
+        _caseState: \\Self.State.Cases.\(reducerCase.name), \
+        action: \\Self.Action.Cases.\(reducerCase.name)) {
+          \(reducer)
+        }
+        """
+    }
+    let caseScopeCases = render(nodes) { reducerCase in
+      switch reducerCase.kind {
+      case .feature(let type, _):
+        return "case \(reducerCase.name)(ComposableArchitecture.StoreOf<\(type)>)"
+      case .ephemeral(let type): return "case \(reducerCase.name)(\(type))"
+      case .ignored(let parameters):
+        return "case \(reducerCase.name)\(parameterClause(parameters))"
+      }
+    }
+    let scopeSwitchCases = render(nodes) { reducerCase in
+      let name = reducerCase.name
+      switch reducerCase.kind {
+      case .feature:
+        return """
+          case .\(name):
+            return .\(name)(store.scope(state: \\.\(name), action: \\.\(name))!)
+          """
+      case .ephemeral:
+        return "case let .\(name)(v0):\n  return .\(name)(v0)"
+      case .ignored(let parameters) where parameters.isEmpty:
+        return "case .\(name):\n  return .\(name)"
+      case .ignored(let parameters):
+        let arguments = parameters.enumerated().map { index, parameter in
+          guard let label = parameter.firstName, label.tokenKind != .wildcard else {
+            return "v\(index)"
+          }
+          return "\(label.text): v\(index)"
+        }
+        .joined(separator: ", ")
+        return "case let .\(name)(\(arguments)):\n  return .\(name)(\(arguments))"
+      }
+    }
+
+    let body =
+      hasFeatures
+      ? scopes
+      : "ComposableArchitecture.EmptyReducer<Self.State, Self.Action>()"
+    let scopeBody =
+      hasCases ? "switch store.state {\n\(scopeSwitchCases)\n}" : "switch store.state {}"
+    return [
+      """
+      @CasePaths.CasePathable
+      @dynamicMemberLookup
+      @ComposableArchitecture.ObservableState
+      \(raw: access)enum State: ComposableArchitecture.CaseReducerState {
+        \(raw: access)typealias StateReducer = \(raw: reducerName)
+      \(raw: stateCases)
+      }
+      """,
+      """
+      @CasePaths.CasePathable
+      \(raw: access)enum Action {
+      \(raw: actionCases)
+      }
+      """,
+      """
+      @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
+      \(raw: access)static var body: some ComposableArchitecture.Reducer<Self.State, Self.Action> {
+      \(raw: body)
+      }
+      """,
+      """
+      \(raw: access)enum CaseScope {
+      \(raw: caseScopeCases)
+      }
+      """,
+      """
+      @MainActor
+      \(raw: access)static func scope(
+        _ store: ComposableArchitecture.Store<Self.State, Self.Action>
+      ) -> CaseScope {
+      \(raw: scopeBody)
+      }
+      """,
+    ]
+  }
+
+  // MARK: Reading the cases
+
+  static func nodes(in members: MemberBlockItemListSyntax) -> [Node] {
+    members.flatMap { member -> [Node] in
+      if let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) {
+        return caseDecl.elements.map {
+          .reducerCase(reducerCase($0, attributes: caseDecl.attributes))
+        }
+      }
+      if let ifConfig = member.decl.as(IfConfigDeclSyntax.self) {
+        let clauses = ifConfig.clauses.map { clause -> (directive: String, nodes: [Node]) in
+          let condition = clause.condition.map { " \($0.trimmedDescription)" } ?? ""
+          let directive = "\(clause.poundKeyword.text)\(condition)"
+          guard case .decls(let decls) = clause.elements else { return (directive, []) }
+          return (directive, nodes(in: decls))
+        }
+        guard clauses.contains(where: { !$0.nodes.isEmpty }) else { return [] }
+        return [.ifConfig(clauses)]
+      }
+      return []
+    }
+  }
+
+  static func reducerCase(
+    _ element: EnumCaseElementSyntax, attributes: AttributeListSyntax
+  ) -> ReducerCase {
+    let name = element.name.trimmedDescription
+    let marks = Set(
+      attributes.compactMap {
+        $0.as(AttributeSyntax.self).map { unqualified($0.attributeName.trimmedDescription) }
+      })
+    let parameters = element.parameterClause.map { Array($0.parameters) } ?? []
+    if marks.contains("ReducerCaseIgnored") {
+      return ReducerCase(name: name, kind: .ignored(parameters: parameters))
+    }
+    guard parameters.count == 1, let parameter = parameters.first,
+      parameter.firstName == nil || parameter.firstName?.tokenKind == .wildcard
+    else {
+      return ReducerCase(name: name, kind: .ignored(parameters: parameters))
+    }
+    let type = parameter.type.trimmedDescription
+    if marks.contains("ReducerCaseEphemeral") || isEphemeral(type) {
+      return ReducerCase(name: name, kind: .ephemeral(type: type))
+    }
+    let reducer = parameter.defaultValue?.value.trimmedDescription ?? "\(type)()"
+    return ReducerCase(name: name, kind: .feature(type: type, reducer: reducer))
+  }
+
+  /// State that has no reducer of its own and goes away after one action.
+  static func isEphemeral(_ type: String) -> Bool {
+    let type = unqualified(type)
+    return type.hasPrefix("AlertState<") || type.hasPrefix("ConfirmationDialogState<")
+  }
+
+  /// A name without the runtime's module prefix.
+  static func unqualified(_ name: String) -> String {
+    let prefix = "ComposableArchitecture."
+    return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+  }
+
+  /// An ignored case's payload as declared, without default values.
+  static func parameterClause(_ parameters: [EnumCaseParameterSyntax]) -> String {
+    guard !parameters.isEmpty else { return "" }
+    let list = parameters.map { parameter -> String in
+      let type = parameter.type.trimmedDescription
+      guard let label = parameter.firstName else { return type }
+      let second = parameter.secondName.map { " \($0.text)" } ?? ""
+      return "\(label.text)\(second): \(type)"
+    }
+    return "(\(list.joined(separator: ", ")))"
+  }
+
+  // MARK: Writing members
+
+  static func contains(_ nodes: [Node], where predicate: (ReducerCase) -> Bool) -> Bool {
+    nodes.contains { node in
+      switch node {
+      case .reducerCase(let reducerCase): return predicate(reducerCase)
+      case .ifConfig(let clauses):
+        return clauses.contains { contains($0.nodes, where: predicate) }
+      }
+    }
+  }
+
+  /// One line (or block) per case, with the enum's `#if` clauses around them.
+  static func render(_ nodes: [Node], _ line: (ReducerCase) -> String?) -> String {
+    nodes.compactMap { node -> String? in
+      switch node {
+      case .reducerCase(let reducerCase):
+        return line(reducerCase)
+      case .ifConfig(let clauses):
+        let rendered = clauses.map { ($0.directive, render($0.nodes, line)) }
+        guard rendered.contains(where: { !$0.1.isEmpty }) else { return nil }
+        return (rendered.map { "\($0.0)\n\($0.1)" } + ["#endif"]).joined(separator: "\n")
+      }
+    }
+    .joined(separator: "\n")
+  }
+}
+
+/// `@ReducerCaseEphemeral`: marks a case of an enum reducer whose state is ephemeral (an alert,
+/// a confirmation dialog). `@Reducer` treats `AlertState` and `ConfirmationDialogState` cases so
+/// without it. The marker itself writes nothing.
+public enum ReducerCaseEphemeralMacro: PeerMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    []
+  }
+}
+
+/// `@ReducerCaseIgnored`: marks a case of an enum reducer that holds plain data, not a feature.
+/// The marker itself writes nothing.
+public enum ReducerCaseIgnoredMacro: PeerMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    []
+  }
+}

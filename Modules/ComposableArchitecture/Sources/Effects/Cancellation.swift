@@ -38,10 +38,18 @@ extension Effect {
 extension Task where Success == Never, Failure == Never {
   /// Cancels the effects registered under an identifier, from inside an effect.
   ///
-  /// The identifier is resolved against the store and the path of the effect that calls it, as a
-  /// `.cancel(id:)` effect returned by the same reducer would be. Outside an effect it does nothing.
+  /// Inside an effect, the identifier is resolved against the store and the path of the effect
+  /// that calls it, as a `.cancel(id:)` effect returned by the same reducer would be. Outside an
+  /// effect there is no store to resolve against, and the effects registered under `id` at the
+  /// root of every live store are cancelled.
   public static func cancel(id: some Hashable & Sendable) {
-    guard let context = EffectContext.current else { return }
+    guard let context = EffectContext.current else {
+      let id = EffectID(id, path: [])
+      for registry in CancellationRegistry.live.registries() {
+        registry.cancel(id)
+      }
+      return
+    }
     context.registry.cancel(EffectID(id, path: context.path))
   }
 }
@@ -284,6 +292,14 @@ class EffectHandle: @unchecked Sendable {
 final class CancellationRegistry: Sendable {
   private let state = Mutex<State>(State())
 
+  /// Every registry whose store is alive, for `Task.cancel(id:)` outside an effect.
+  static let live = LiveRegistries()
+
+  @usableFromInline
+  init() {
+    Self.live.add(self)
+  }
+
   private struct State {
     var byID = HandlesByID()
     /// Every running effect; each handle knows its index (its `slot`).
@@ -450,5 +466,31 @@ struct EffectContext: Sendable {
   @usableFromInline
   func install(_ operation: () async -> Void) async {
     await Self.$current.withValue(self, operation: operation)
+  }
+}
+
+/// Weak references to the registries of the stores alive in the process.
+final class LiveRegistries: Sendable {
+  private struct Entry {
+    weak var registry: CancellationRegistry?
+  }
+
+  private let entries = Mutex<[Entry]>([])
+
+  func add(_ registry: CancellationRegistry) {
+    entries.withLock { entries in
+      // Dropping the released entries whenever the list doubles keeps adding amortised O(1).
+      if entries.count >= 64, entries.count.nonzeroBitCount == 1 {
+        entries.removeAll { $0.registry == nil }
+      }
+      entries.append(Entry(registry: registry))
+    }
+  }
+
+  func registries() -> [CancellationRegistry] {
+    entries.withLock { entries in
+      entries.removeAll { $0.registry == nil }
+      return entries.compactMap(\.registry)
+    }
   }
 }

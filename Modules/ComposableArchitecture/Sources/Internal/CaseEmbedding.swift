@@ -26,6 +26,20 @@ struct CaseEmbedding<Root, Value>: @unchecked Sendable {
     }
   }
 
+  /// A type-erased case path, as the deprecated `AnyCasePath` overloads pass.
+  @usableFromInline
+  init(_ casePath: AnyCasePath<Root, Value>) {
+    self.init(extract: casePath.extract(from:), embed: casePath.embed)
+  }
+
+  @usableFromInline
+  init(extract: @escaping (Root) -> Value?, embed: @escaping (Value) -> Root) {
+    self.extractValue = extract
+    // `AnyCasePath`'s closures are pure but not declared `@Sendable` (see above).
+    nonisolated(unsafe) let embed = embed
+    self.embedValue = { embed($0) }
+  }
+
   @inlinable
   func extract(from root: Root) -> Value? {
     extractValue(root)

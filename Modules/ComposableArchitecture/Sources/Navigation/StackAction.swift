@@ -74,8 +74,7 @@ extension StackAction: CasePathable {
 
 extension StackAction: _CasePathResolving {
   public static func _$casePath(for keyPath: AnyKeyPath) -> Any? {
-    switch keyPath {
-    case \Self.Cases.element as AnyKeyPath:
+    if keyPath == \Self.Cases.element as AnyKeyPath {
       return _CaseFunctions<Self, (id: StackElementID, action: Action)>(
         embed: { .element(id: $0.id, action: $0.action) },
         extract: {
@@ -83,7 +82,8 @@ extension StackAction: _CasePathResolving {
           return (id, action)
         }
       )
-    case \Self.Cases.popFrom as AnyKeyPath:
+    }
+    if keyPath == \Self.Cases.popFrom as AnyKeyPath {
       return _CaseFunctions<Self, StackElementID>(
         embed: { .popFrom(id: $0) },
         extract: {
@@ -91,7 +91,8 @@ extension StackAction: _CasePathResolving {
           return id
         }
       )
-    case \Self.Cases.push as AnyKeyPath:
+    }
+    if keyPath == \Self.Cases.push as AnyKeyPath {
       return _CaseFunctions<Self, (id: StackElementID, state: State)>(
         embed: { .push(id: $0.id, state: $0.state) },
         extract: {
@@ -99,8 +100,7 @@ extension StackAction: _CasePathResolving {
           return (id, state)
         }
       )
-    default:
-      return nil
     }
+    return nil
   }
 }

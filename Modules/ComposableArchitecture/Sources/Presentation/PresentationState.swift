@@ -247,8 +247,7 @@ extension PresentationAction: Encodable where Action: Encodable {}
 
 extension PresentationAction: _CasePathResolving {
   public static func _$casePath(for keyPath: AnyKeyPath) -> Any? {
-    switch keyPath {
-    case \Self.Cases.presented as AnyKeyPath:
+    if keyPath == \Self.Cases.presented as AnyKeyPath {
       return _CaseFunctions<Self, Action>(
         embed: { .presented($0) },
         extract: {
@@ -256,7 +255,8 @@ extension PresentationAction: _CasePathResolving {
           return action
         }
       )
-    case \Self.Cases.dismiss as AnyKeyPath:
+    }
+    if keyPath == \Self.Cases.dismiss as AnyKeyPath {
       return _CaseFunctions<Self, Void>(
         embed: { .dismiss },
         extract: {
@@ -264,7 +264,7 @@ extension PresentationAction: _CasePathResolving {
           return ()
         }
       )
-    default: return nil
     }
+    return nil
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 
 /// Describes how ``Reducer/_printChanges(_:)`` reports each action and the state change it made.
@@ -5,13 +6,22 @@ public struct _ReducerPrinter<State, Action>: Sendable {
   private let _printChange:
     @Sendable (_ receivedAction: Action, _ oldState: State, _ newState: State) -> Void
 
-  /// Creates a printer from a closure.
+  /// Creates a printer from a closure, called right after each action, or asynchronously on
+  /// `queue` when one is given (a serial queue keeps the order of the actions).
   public init(
     printChange:
       @escaping @Sendable (_ receivedAction: Action, _ oldState: State, _ newState: State)
-      -> Void
+      -> Void,
+    queue: DispatchQueue? = nil
   ) {
-    self._printChange = printChange
+    guard let queue else {
+      self._printChange = printChange
+      return
+    }
+    self._printChange = { action, oldState, newState in
+      let values = UncheckedSendable((action, oldState, newState))
+      queue.async { printChange(values.value.0, values.value.1, values.value.2) }
+    }
   }
 
   /// Reports one action and the change it made.

@@ -13,6 +13,20 @@ extension Reducer {
     transformDependency(\.self) { $0[keyPath: keyPath] = value }
   }
 
+  /// Overrides a dependency that is its own key, such as a client declared as
+  /// `extension WeatherClient: TestDependencyKey`.
+  ///
+  /// ```swift
+  /// Search()
+  ///   .dependency(WeatherClient.mock)
+  /// ```
+  @inlinable
+  public func dependency<Value: TestDependencyKey>(
+    _ value: Value
+  ) -> _DependencyKeyWritingReducer<Self> where Value.Value == Value {
+    return _DependencyKeyWritingReducer(base: self) { $0[Value.self] = value }
+  }
+
   /// Transforms a dependency for this reducer and the effects it returns.
   @inlinable
   public func transformDependency<V>(
@@ -63,6 +77,17 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
     let update = self.update
     return Self(base: base) { values in
       values[keyPath: keyPath] = value
+      update(&values)
+    }
+  }
+
+  /// Chained overrides fuse into one reducer; the one closest to the base wins.
+  @inlinable
+  public func dependency<Value: TestDependencyKey>(_ value: Value) -> Self
+  where Value.Value == Value {
+    let update = self.update
+    return Self(base: base) { values in
+      values[Value.self] = value
       update(&values)
     }
   }

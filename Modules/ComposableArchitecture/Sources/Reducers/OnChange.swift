@@ -16,7 +16,7 @@ extension Reducer {
     _ perform: @escaping (_ oldValue: V, _ state: inout State) -> Effect<Action>
   ) -> _OnChangeReducer<Self, V> {
     _OnChangeReducer(
-      base: self, toValue: toValue,
+      base: self, toValue: toValue, isDuplicate: ==,
       perform: { oldValue, state, _ in
         perform(oldValue, &state)
       })
@@ -37,7 +37,7 @@ extension Reducer {
     @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: V, _ newValue: V) -> R
   ) -> _OnChangeReducer<Self, V> {
     _OnChangeReducer(
-      base: self, toValue: toValue,
+      base: self, toValue: toValue, isDuplicate: ==,
       perform: { oldValue, state, action in
         reducer(oldValue, toValue(state)).reduce(into: &state, action: action)
       })
@@ -45,19 +45,22 @@ extension Reducer {
 }
 
 /// The reducer built by ``Reducer/onChange(of:_:)-(_,(V,inout_State)->Effect<Action>)``.
-public struct _OnChangeReducer<Base: Reducer, Value: Equatable>: Reducer {
+public struct _OnChangeReducer<Base: Reducer, Value>: Reducer {
   @usableFromInline let base: Base
   @usableFromInline let toValue: (Base.State) -> Value
+  @usableFromInline let isDuplicate: (Value, Value) -> Bool
   @usableFromInline let perform: (Value, inout Base.State, Base.Action) -> Effect<Base.Action>
 
   @usableFromInline
   init(
     base: Base,
     toValue: @escaping (Base.State) -> Value,
+    isDuplicate: @escaping (Value, Value) -> Bool,
     perform: @escaping (Value, inout Base.State, Base.Action) -> Effect<Base.Action>
   ) {
     self.base = base
     self.toValue = toValue
+    self.isDuplicate = isDuplicate
     self.perform = perform
   }
 
@@ -65,7 +68,7 @@ public struct _OnChangeReducer<Base: Reducer, Value: Equatable>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let oldValue = toValue(state)
     let effects = base.reduce(into: &state, action: action)
-    guard oldValue != toValue(state) else { return effects }
+    guard !isDuplicate(oldValue, toValue(state)) else { return effects }
     return effects.merge(with: perform(oldValue, &state, action))
   }
 
@@ -74,11 +77,11 @@ public struct _OnChangeReducer<Base: Reducer, Value: Equatable>: Reducer {
     _ resolution: inout _Resolution
   ) -> _ResolvedReducer<Base.State, Base.Action> {
     let base = self.base._resolve(&resolution)
-    let (toValue, perform) = (self.toValue, self.perform)
+    let (toValue, isDuplicate, perform) = (self.toValue, self.isDuplicate, self.perform)
     return _ResolvedReducer { state, action in
       let oldValue = toValue(state)
       let effects = base.run(&state, action)
-      guard oldValue != toValue(state) else { return effects }
+      guard !isDuplicate(oldValue, toValue(state)) else { return effects }
       return effects.merge(with: perform(oldValue, &state, action))
     }
   }

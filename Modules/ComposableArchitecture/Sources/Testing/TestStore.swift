@@ -299,7 +299,7 @@ public final class TestStore<State: Equatable, Action> {
     )
   }
 
-  private func receiveAction(
+  func receiveAction(
     matching isMatching: (Action) -> Bool,
     describeMismatch: (Action) -> String,
     describeExpectation: () -> String,
@@ -361,7 +361,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// The received action, for a mismatch message.
-  private static func describeReceived(_ action: Action) -> String {
+  static func describeReceived(_ action: Action) -> String {
     String(customDumping: action).indenting(by: 2)
   }
 

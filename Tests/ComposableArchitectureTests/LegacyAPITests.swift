@@ -31,12 +31,15 @@ struct LegacyParent {
     case mode(Counter.Action)
   }
 
+  /// Counts 0 and 1 are one pair, 2 and 3 the next…
+  static func isSamePair(_ lhs: Int, _ rhs: Int) -> Bool { lhs / 2 == rhs / 2 }
+
   var body: some ReducerOf<Self> {
     Scope(state: \.counter, action: /Action.counter) {
       Counter()
     }
     // Sees only the changes of the scope it is attached to.
-    .onChange(of: \.counter.count, removeDuplicates: { $0 / 2 == $1 / 2 }) { _, _ in
+    .onChange(of: \.counter.count, removeDuplicates: Self.isSamePair) { _, _ in
       Reduce { state, _ in
         state.changes += 1
         return .none

@@ -110,6 +110,14 @@ let package = Package(
       dependencies: ["FactClient", "LiveHTTP", dependencies],
       path: "Modules/Clients/FactClientLive"
     ),
+    // Offline implementations: embedded data, no network; only executables link these.
+    .target(
+      name: "WeatherClientOffline",
+      dependencies: ["WeatherClient"],
+      path: "Modules/Clients/WeatherClientOffline",
+      exclude: ["Resources/ATTRIBUTION.md"],
+      resources: [.copy("Resources/gazetteer.tsv")]
+    ),
     // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
     .target(
       name: "LiveHTTP",
@@ -252,6 +260,11 @@ let package = Package(
       name: "FactClientLiveTests",
       dependencies: ["FactClientLive", "FactClient", "LiveHTTP", "FixtureServer", dependencies],
       path: "Tests/FactClientLiveTests"
+    ),
+    .testTarget(
+      name: "WeatherClientOfflineTests",
+      dependencies: ["WeatherClientOffline", "WeatherClient"],
+      path: "Tests/WeatherClientOfflineTests"
     ),
     .testTarget(
       name: "FixtureServerTests",

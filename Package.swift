@@ -118,6 +118,11 @@ let package = Package(
       exclude: ["Resources/ATTRIBUTION.md"],
       resources: [.copy("Resources/gazetteer.tsv")]
     ),
+    .target(
+      name: "FactClientOffline",
+      dependencies: ["FactClient"],
+      path: "Modules/Clients/FactClientOffline"
+    ),
     // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
     .target(
       name: "LiveHTTP",
@@ -265,6 +270,11 @@ let package = Package(
       name: "WeatherClientOfflineTests",
       dependencies: ["WeatherClientOffline", "WeatherClient"],
       path: "Tests/WeatherClientOfflineTests"
+    ),
+    .testTarget(
+      name: "FactClientOfflineTests",
+      dependencies: ["FactClientOffline", "FactClient"],
+      path: "Tests/FactClientOfflineTests"
     ),
     .testTarget(
       name: "FixtureServerTests",

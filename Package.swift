@@ -115,8 +115,7 @@ let package = Package(
       name: "WeatherClientOffline",
       dependencies: ["WeatherClient"],
       path: "Modules/Clients/WeatherClientOffline",
-      exclude: ["Resources/ATTRIBUTION.md"],
-      resources: [.copy("Resources/gazetteer.tsv")]
+      resources: [.copy("Resources/gazetteer.tsv"), .copy("Resources/ATTRIBUTION.md")]
     ),
     .target(
       name: "FactClientOffline",

@@ -15,6 +15,13 @@ struct GazetteerTests {
     #expect(gazetteer.timeZoneIdentifier(ofPlace: 1) == nil)
   }
 
+  @Test func attributionIsBundledWithTheCreditLine() throws {
+    let url = try #require(Gazetteer.attributionURL)
+    let attribution = try String(contentsOf: url, encoding: .utf8)
+    #expect(attribution.contains(Gazetteer.credit))
+    #expect(attribution.contains("CC BY 4.0"))
+  }
+
   @Test func textInTheDerivedFormatLoads() throws {
     let gazetteer = try Gazetteer(tsv: Data(smallGazetteerText.utf8))
     #expect(gazetteer.count == 6)

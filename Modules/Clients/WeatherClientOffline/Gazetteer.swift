@@ -14,11 +14,21 @@ import WeatherClient
 /// gazetteer.search("서울").first?.name        // "Seoul"
 /// ```
 ///
-/// Loading parses the file and sorts an index of every name (a few hundred milliseconds in a
+/// Loading parses the file and sorts an index of every name (about half a second in a
 /// release build); searching is two binary searches and a scan of the matching names.
 public struct Gazetteer: Sendable {
   /// Open-Meteo's default number of search results.
   public static let defaultSearchLimit = 10
+
+  /// The credit line the bundled data's license (GeoNames, CC BY 4.0) asks for, for an "About"
+  /// or licenses screen.
+  public static let credit =
+    "Place names and locations: GeoNames (https://www.geonames.org/), CC BY 4.0."
+
+  /// The bundled `ATTRIBUTION.md`: the data's source, license and the changes made to it.
+  public static var attributionURL: URL? {
+    Bundle.module.url(forResource: "ATTRIBUTION", withExtension: "md")
+  }
 
   private struct Place: Sendable {
     var id: Int

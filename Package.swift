@@ -223,6 +223,12 @@ let package = Package(
       dependencies: ["ComposableArchitecture", "RuntimeBenchmarkSupport"],
       path: "Tools/RuntimeBenchmark/Sources"
     ),
+    // The offline gazetteer benchmark: load time, memory, time per query (docs/benchmarks.md).
+    .executableTarget(
+      name: "offline-bench",
+      dependencies: ["WeatherClientOffline", "WeatherClient"],
+      path: "Tools/OfflineBenchmark"
+    ),
     // C support of runtime-bench: a heap allocation counter, an optimizer sink and a loop that
     // serves the main queue; linked only into runtime-bench.
     .target(

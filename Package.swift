@@ -110,6 +110,18 @@ let package = Package(
       dependencies: ["FactClient", "LiveHTTP", dependencies],
       path: "Modules/Clients/FactClientLive"
     ),
+    // Offline implementations: embedded data, no network; only executables link these.
+    .target(
+      name: "WeatherClientOffline",
+      dependencies: ["WeatherClient"],
+      path: "Modules/Clients/WeatherClientOffline",
+      resources: [.copy("Resources/gazetteer.tsv"), .copy("Resources/ATTRIBUTION.md")]
+    ),
+    .target(
+      name: "FactClientOffline",
+      dependencies: ["FactClient"],
+      path: "Modules/Clients/FactClientOffline"
+    ),
     // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
     .target(
       name: "LiveHTTP",
@@ -211,6 +223,12 @@ let package = Package(
       dependencies: ["ComposableArchitecture", "RuntimeBenchmarkSupport"],
       path: "Tools/RuntimeBenchmark/Sources"
     ),
+    // The offline gazetteer benchmark: load time, memory, time per query (docs/benchmarks.md).
+    .executableTarget(
+      name: "offline-bench",
+      dependencies: ["WeatherClientOffline", "WeatherClient"],
+      path: "Tools/OfflineBenchmark"
+    ),
     // C support of runtime-bench: a heap allocation counter, an optimizer sink and a loop that
     // serves the main queue; linked only into runtime-bench.
     .target(
@@ -252,6 +270,16 @@ let package = Package(
       name: "FactClientLiveTests",
       dependencies: ["FactClientLive", "FactClient", "LiveHTTP", "FixtureServer", dependencies],
       path: "Tests/FactClientLiveTests"
+    ),
+    .testTarget(
+      name: "WeatherClientOfflineTests",
+      dependencies: ["WeatherClientOffline", "WeatherClient"],
+      path: "Tests/WeatherClientOfflineTests"
+    ),
+    .testTarget(
+      name: "FactClientOfflineTests",
+      dependencies: ["FactClientOffline", "FactClient"],
+      path: "Tests/FactClientOfflineTests"
     ),
     .testTarget(
       name: "FixtureServerTests",

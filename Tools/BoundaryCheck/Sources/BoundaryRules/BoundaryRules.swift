@@ -20,15 +20,17 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 /// (swift-dependencies, SwiftNIO, …) are allowed or not by review, not by this tool. Test targets
 /// may depend on anything. For every other edge the first rule that it breaks is reported:
 ///
-/// - only executables (`Apps/`) and tests depend on live modules — `*Live` and the live plumbing
-///   `LiveHTTP` — and on front ends;
+/// - only executables (`Apps/`), tools (`Tools/`) and tests depend on live modules — `*Live`,
+///   `*Offline` and the live plumbing `LiveHTTP`; only executables and tests on front ends; only
+///   tools and tests on tools;
 /// - a feature depends on the runtime, client interfaces and, where allowed, other features:
 ///   `AppFeature` on any feature, `EpisodesFeature` on `FavoritingFeature`;
 /// - a client interface depends on nothing of ours;
-/// - a live client depends only on its own interface and the live plumbing; the plumbing depends
-///   on nothing of ours;
-/// - an executable depends only on live clients (and their plumbing), front ends, client
-///   interfaces and the runtime;
+/// - a live client depends only on its own interface and the live plumbing; an offline client
+///   only on its own interface; the plumbing depends on nothing of ours;
+/// - an executable depends only on live and offline clients (and the plumbing), front ends,
+///   client interfaces and the runtime;
+/// - a tool (a benchmark and its support) may depend on anything of ours but front ends;
 /// - the runtime depends only on itself (its macros).
 public struct BoundaryRules: Sendable {
   /// Feature-to-feature edges that are allowed: the key may depend on each feature in its value.
@@ -75,14 +77,22 @@ public struct BoundaryRules: Sendable {
       return nil
     case .executable:
       switch destinationKind {
-      case .liveClient, .livePlumbing, .frontend, .clientInterface, .runtime:
+      case .liveClient, .offlineClient, .livePlumbing, .frontend, .clientInterface, .runtime:
         return nil
       default:
-        return "an executable may depend only on live clients, front ends, client interfaces "
-          + "and the runtime (not on a \(destinationKind))"
+        return "an executable may depend only on live and offline clients, front ends, client "
+          + "interfaces and the runtime (not on a \(destinationKind))"
       }
+    case .tool:
+      if destinationKind == .frontend {
+        return "a tool must not depend on a front end"
+      }
+      return nil
     default:
       break
+    }
+    if destinationKind == .tool {
+      return "only tools and tests may depend on a tool (Tools/)"
     }
 
     if destinationKind.isLive {
@@ -93,8 +103,10 @@ public struct BoundaryRules: Sendable {
         return "an interface module must not depend on a live module"
       case .liveClient, .livePlumbing:
         break  // their own rules below name what they may depend on
+      case .offlineClient:
+        break  // its own rule below names what it may depend on
       default:
-        return "only executables (Apps/) and tests may depend on a live module"
+        return "only executables (Apps/), tools and tests may depend on a live module"
       }
     }
     if destinationKind == .frontend {
@@ -121,12 +133,15 @@ public struct BoundaryRules: Sendable {
       if destination == interface || destinationKind == .livePlumbing { return nil }
       return "a live module may depend only on its own interface (\(interface)) and the live "
         + "plumbing (LiveHTTP)"
+    case .offlineClient(let interface):
+      if destination == interface { return nil }
+      return "an offline module may depend only on its own interface (\(interface))"
     case .livePlumbing:
       return "the live plumbing must depend on nothing of ours"
     case .runtime:
       if destinationKind == .runtime { return nil }
       return "the runtime must depend on nothing of ours"
-    case .frontend, .other, .executable, .test:
+    case .frontend, .other, .executable, .test, .tool:
       return nil
     }
   }

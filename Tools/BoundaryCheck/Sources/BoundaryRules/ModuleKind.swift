@@ -8,6 +8,9 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   case clientInterface
   /// `Modules/Clients/<Name>Live`: the live implementation of the interface `<Name>`.
   case liveClient(interface: String)
+  /// `Modules/Clients/<Name>Offline`: an implementation of the interface `<Name>` from embedded
+  /// data, without the network. It counts as live: only executables, tools and tests link it.
+  case offlineClient(interface: String)
   /// `Modules/Clients/Live<Something>` (today `LiveHTTP`): plumbing shared by live modules. Its
   /// name starts with `Live` instead of ending with it, on purpose: it implements no interface.
   case livePlumbing
@@ -15,6 +18,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   case frontend
   /// `Apps/<name>`: the executables.
   case executable
+  /// `Tools/…`: benchmarks and their support, built from the root package but shipped in no app.
+  case tool
   /// A test target, wherever it lives.
   case test
   /// Anything else (`Modules/Support/…`, plugins, …): no layer rule names it.
@@ -30,6 +35,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
     switch (components.first, components.dropFirst().first) {
     case ("Apps", _):
       self = .executable
+    case ("Tools", _):
+      self = .tool
     case ("Modules", "ComposableArchitecture"):
       self = .runtime
     case ("Modules", "Features") where components.count > 2:
@@ -40,6 +47,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
       let folder = components[2]
       if folder.hasSuffix("Live"), folder != "Live" {
         self = .liveClient(interface: String(folder.dropLast("Live".count)))
+      } else if folder.hasSuffix("Offline"), folder != "Offline" {
+        self = .offlineClient(interface: String(folder.dropLast("Offline".count)))
       } else if folder.hasPrefix("Live") {
         self = .livePlumbing
       } else {
@@ -53,7 +62,7 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   /// Whether only executables and tests may depend on a module of this kind.
   var isLive: Bool {
     switch self {
-    case .liveClient, .livePlumbing: true
+    case .liveClient, .offlineClient, .livePlumbing: true
     default: false
     }
   }
@@ -64,9 +73,11 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
     case .feature: "feature"
     case .clientInterface: "client interface"
     case .liveClient(let interface): "live client of \(interface)"
+    case .offlineClient(let interface): "offline client of \(interface)"
     case .livePlumbing: "live plumbing"
     case .frontend: "front end"
     case .executable: "executable"
+    case .tool: "tool"
     case .test: "test"
     case .other: "module outside the layers"
     }

@@ -61,8 +61,8 @@ struct BoundaryRulesTests {
     (
       "executable-depends-on-feature",
       [
-        "app-cli -> AppFeature: an executable may depend only on live clients, front ends, "
-          + "client interfaces and the runtime (not on a feature)"
+        "app-cli -> AppFeature: an executable may depend only on live and offline clients, "
+          + "front ends, client interfaces and the runtime (not on a feature)"
       ]
     ),
     (
@@ -75,9 +75,51 @@ struct BoundaryRulesTests {
     (
       "frontend-depends-on-live",
       [
-        "TerminalFrontend -> WeatherClientLive: only executables (Apps/) and tests may depend on "
-          + "a live module"
+        "TerminalFrontend -> WeatherClientLive: only executables (Apps/), tools and tests may "
+          + "depend on a live module"
       ]
+    ),
+    (
+      "offline-depends-on-live-plumbing",
+      [
+        "WeatherClientOffline -> LiveHTTP: an offline module may depend only on its own "
+          + "interface (WeatherClient)"
+      ]
+    ),
+    (
+      "offline-depends-on-other-interface",
+      [
+        "FactClientOffline -> WeatherClient: an offline module may depend only on its own "
+          + "interface (FactClient)"
+      ]
+    ),
+    (
+      "feature-depends-on-offline",
+      ["SearchFeature -> WeatherClientOffline: a feature must not depend on a live module"]
+    ),
+    (
+      "frontend-depends-on-offline",
+      [
+        "TerminalFrontend -> FactClientOffline: only executables (Apps/), tools and tests may "
+          + "depend on a live module"
+      ]
+    ),
+    (
+      "feature-depends-on-tool",
+      [
+        "CounterFeature -> RuntimeBenchmarkSupport: only tools and tests may depend on a tool (Tools/)"
+      ]
+    ),
+    (
+      "executable-depends-on-tool",
+      [
+        "app-cli -> RuntimeBenchmarkSupport: an executable may depend only on live and offline "
+          + "clients, front ends, client interfaces and the runtime (not on a tool)"
+      ]
+    ),
+    (
+      "tool-depends-on-frontend",
+      ["offline-bench -> TerminalFrontend: a tool must not depend on a front end"]
     ),
     (
       "runtime-depends-on-ours",
@@ -106,11 +148,15 @@ struct BoundaryRulesTests {
     #expect(kinds["ComposableArchitectureMacros"] == .runtime)
     #expect(kinds["WeatherClient"] == .clientInterface)
     #expect(kinds["WeatherClientLive"] == .liveClient(interface: "WeatherClient"))
+    #expect(kinds["WeatherClientOffline"] == .offlineClient(interface: "WeatherClient"))
+    #expect(kinds["FactClientOffline"] == .offlineClient(interface: "FactClient"))
     #expect(kinds["LiveHTTP"] == .livePlumbing)
     #expect(kinds["FixtureServer"] == .other)
     #expect(kinds["EpisodesFeature"] == .feature)
     #expect(kinds["TerminalFrontend"] == .frontend)
     #expect(kinds["app-cli"] == .executable)
+    #expect(kinds["offline-bench"] == .tool)
+    #expect(kinds["RuntimeBenchmarkSupport"] == .tool)
     #expect(kinds["SearchFeatureTests"] == .test)
   }
 

@@ -1,0 +1,183 @@
+import Foundation
+import WeatherClient
+
+/// The places the offline weather client knows, searchable by name.
+///
+/// The bundled gazetteer has the 34,003 places of GeoNames' `cities15000` (about every town of
+/// 15,000 people or more, and capitals), with their alternate names in many scripts; see
+/// `Resources/ATTRIBUTION.md`. A search is an Open-Meteo-like prefix match that ignores case and
+/// accents, best-populated places first:
+///
+/// ```swift
+/// let gazetteer = try Gazetteer.bundled()
+/// gazetteer.search("sao paulo").first?.name  // "São Paulo"
+/// gazetteer.search("서울").first?.name        // "Seoul"
+/// ```
+///
+/// Loading parses the file and sorts an index of every name (about half a second in a
+/// release build); searching is two binary searches and a scan of the matching names.
+public struct Gazetteer: Sendable {
+  /// Open-Meteo's default number of search results.
+  public static let defaultSearchLimit = 10
+
+  /// The credit line the bundled data's license (GeoNames, CC BY 4.0) asks for, for an "About"
+  /// or licenses screen.
+  public static let credit =
+    "Place names and locations: GeoNames (https://www.geonames.org/), CC BY 4.0."
+
+  /// The bundled `ATTRIBUTION.md`: the data's source, license and the changes made to it.
+  public static var attributionURL: URL? {
+    Bundle.module.url(forResource: "ATTRIBUTION", withExtension: "md")
+  }
+
+  private struct Place: Sendable {
+    var id: Int
+    var name: String
+    var latitude: Double
+    var longitude: Double
+    var country: UInt16
+    var admin1: UInt16
+    var timeZone: UInt16
+  }
+
+  /// Places by decreasing population (ties by increasing id): a place's position is its rank.
+  private let places: [Place]
+  private let positionsByID: [Int: Int32]
+  /// Country names, first-level division names (index 0 is "none") and time zone identifiers,
+  /// each stored once.
+  private let countries: [String]
+  private let admin1s: [String]
+  private let timeZones: [String]
+  private let index: NameIndex
+
+  /// The number of places.
+  public var count: Int { places.count }
+
+  /// The number of distinct searchable names (a place's name, ASCII spelling and alternates).
+  public var nameCount: Int { index.count }
+
+  /// The gazetteer bundled with this module, loaded on first use and kept for the life of the
+  /// process.
+  ///
+  /// - Throws: ``GazetteerError`` when the resource is missing or malformed (a broken build).
+  public static func bundled() throws(GazetteerError) -> Gazetteer {
+    try loadedBundle.get()
+  }
+
+  private static let loadedBundle: Result<Gazetteer, GazetteerError> = {
+    let source = "bundled gazetteer.tsv"
+    guard let url = Bundle.module.url(forResource: "gazetteer", withExtension: "tsv") else {
+      return .failure(GazetteerError(source: source, cause: .resourceMissing))
+    }
+    do throws(GazetteerError) {
+      return .success(try Gazetteer(contentsOf: url, source: source))
+    } catch {
+      return .failure(error)
+    }
+  }()
+
+  /// Loads a gazetteer file in the format that `Tools/gazetteer/derive.py` writes.
+  ///
+  /// - Throws: ``GazetteerError`` naming the file and, for a malformed file, the first bad line.
+  public init(contentsOf url: URL) throws(GazetteerError) {
+    try self.init(contentsOf: url, source: url.path)
+  }
+
+  private init(contentsOf url: URL, source: String) throws(GazetteerError) {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw GazetteerError(source: source, cause: .unreadable(detail: "\(error)"))
+    }
+    try self.init(tsv: data, source: source)
+  }
+
+  /// Parses gazetteer text: an optional `#` header line, then one place per line with ten
+  /// tab-separated fields — geonameid, name, latitude, longitude, country, country code,
+  /// first-level division (may be empty), population, IANA time zone, and alternate names
+  /// joined by `|` (may be empty).
+  ///
+  /// - Throws: ``GazetteerError`` naming the first malformed line.
+  public init(tsv data: Data, source: String = "gazetteer text") throws(GazetteerError) {
+    let parsing: Result<GazetteerParser, GazetteerError> = data.withUnsafeBytes { raw in
+      var parser = GazetteerParser(source: source)
+      do throws(GazetteerError) {
+        try parser.parse(raw.bindMemory(to: UInt8.self))
+        return .success(parser)
+      } catch {
+        return .failure(error)
+      }
+    }
+    let parsed = try parsing.get()
+    // Rank the places by population so that a smaller position is a better match.
+    let order = parsed.rows.indices.sorted { left, right in
+      let (a, b) = (parsed.rows[left], parsed.rows[right])
+      return a.population != b.population ? a.population > b.population : a.id < b.id
+    }
+    var rankOfRow = [UInt32](repeating: 0, count: order.count)
+    for (rank, row) in order.enumerated() { rankOfRow[row] = UInt32(rank) }
+
+    var places: [Place] = []
+    places.reserveCapacity(order.count)
+    var positionsByID: [Int: Int32] = [:]
+    positionsByID.reserveCapacity(order.count)
+    for row in order {
+      let parsedRow = parsed.rows[row]
+      positionsByID[parsedRow.id] = positionsByID[parsedRow.id] ?? Int32(places.count)
+      places.append(
+        Place(
+          id: parsedRow.id, name: parsedRow.name, latitude: parsedRow.latitude,
+          longitude: parsedRow.longitude, country: parsedRow.country, admin1: parsedRow.admin1,
+          timeZone: parsedRow.timeZone))
+    }
+    var entries = parsed.entries
+    for position in entries.indices {
+      entries[position].place = rankOfRow[Int(entries[position].place)]
+    }
+
+    self.places = places
+    self.positionsByID = positionsByID
+    self.countries = parsed.countries.names
+    self.admin1s = parsed.admin1s.names
+    self.timeZones = parsed.timeZones.names
+    self.index = NameIndex(keys: parsed.keys, entries: entries)
+  }
+
+  /// The places with a name that starts with `query`, ignoring case and accents, most populous
+  /// first; each place at most once, whichever of its names matched.
+  ///
+  /// An empty or all-white-space query matches nothing.
+  ///
+  /// ```swift
+  /// gazetteer.search("zurich").first?.name  // "Zürich"
+  /// ```
+  public func search(_ query: String, limit: Int = Self.defaultSearchLimit)
+    -> [GeocodingSearch.Result]
+  {
+    index.topPlaces(withPrefix: SearchKey.fold(query), limit: limit).map(result(at:))
+  }
+
+  /// The place with this GeoNames id, or `nil` when the gazetteer does not have it.
+  public func place(id: Int) -> GeocodingSearch.Result? {
+    positionsByID[id].map { result(at: Int($0)) }
+  }
+
+  /// The IANA time zone identifier of the place with this GeoNames id, e.g. `"Asia/Seoul"`, or
+  /// `nil` when the gazetteer does not have it.
+  public func timeZoneIdentifier(ofPlace id: Int) -> String? {
+    positionsByID[id].map { timeZones[Int(places[Int($0)].timeZone)] }
+  }
+
+  private func result(at position: Int) -> GeocodingSearch.Result {
+    let place = places[position]
+    return GeocodingSearch.Result(
+      country: countries[Int(place.country)],
+      latitude: place.latitude,
+      longitude: place.longitude,
+      id: place.id,
+      name: place.name,
+      admin1: place.admin1 == 0 ? nil : admin1s[Int(place.admin1)]
+    )
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Every searchable name of the gazetteer as a ``SearchKey``, sorted, so that the names starting
+/// with a query form one contiguous range found by two binary searches.
+///
+/// The keys live in one byte buffer and each entry is 12 bytes, which keeps the ~240,000 names of
+/// the bundled gazetteer to about 6 MB.
+struct NameIndex: Sendable {
+  /// One name: where its key is in ``keys`` and which place it names.
+  struct Entry: Sendable {
+    var keyStart: UInt32
+    var keyLength: UInt16
+    /// The place's position in the gazetteer, which is also its rank by population.
+    var place: UInt32
+  }
+
+  private let keys: [UInt8]
+  private let entries: [Entry]
+
+  /// The number of distinct (key, place) pairs.
+  var count: Int { entries.count }
+
+  /// Sorts `entries` by key, then place, and drops repeated pairs (a name and its ASCII spelling
+  /// often fold to the same key).
+  init(keys: [UInt8], entries unsorted: [Entry]) {
+    var entries = unsorted
+    keys.withUnsafeBufferPointer { buffer in
+      entries.sort { left, right in
+        let order = Self.compare(buffer, left, right)
+        return order != 0 ? order < 0 : left.place < right.place
+      }
+      var kept = 0
+      for index in entries.indices {
+        if kept > 0, entries[kept - 1].place == entries[index].place,
+          Self.compare(buffer, entries[kept - 1], entries[index]) == 0
+        {
+          continue
+        }
+        entries[kept] = entries[index]
+        kept += 1
+      }
+      entries.removeLast(entries.count - kept)
+    }
+    self.keys = keys
+    self.entries = entries
+  }
+
+  /// The `limit` best-ranked (smallest) places with a name that starts with `prefix`, best first,
+  /// each once.
+  func topPlaces(withPrefix prefix: [UInt8], limit: Int) -> [Int] {
+    guard !prefix.isEmpty, limit > 0 else { return [] }
+    return keys.withUnsafeBufferPointer { buffer in
+      prefix.withUnsafeBufferPointer { query in
+        // Entries with the prefix follow every entry ordered before it: the first range is
+        // "ordered before the prefix", the second "ordered before it or starting with it".
+        let start = partitionPoint { Self.compare(buffer, $0, query) < 0 }
+        let end = partitionPoint { entry in
+          Self.compare(buffer, entry, query) < 0 || Self.hasPrefix(buffer, entry, query)
+        }
+        var best: [Int] = []
+        best.reserveCapacity(limit + 1)
+        for entry in entries[start..<end] {
+          let place = Int(entry.place)
+          if best.count == limit, let worst = best.last, place >= worst { continue }
+          let position = best.firstIndex { $0 >= place } ?? best.endIndex
+          if position < best.endIndex, best[position] == place { continue }
+          best.insert(place, at: position)
+          if best.count > limit { best.removeLast() }
+        }
+        return best
+      }
+    }
+  }
+
+  /// The first index whose entry does not satisfy `isBefore`, which must hold for a prefix of
+  /// the entries and not after it.
+  private func partitionPoint(_ isBefore: (Entry) -> Bool) -> Int {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if isBefore(entries[middle]) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
+  }
+
+  private static func compare(
+    _ keys: UnsafeBufferPointer<UInt8>, _ left: Entry, _ right: Entry
+  ) -> Int {
+    compare(
+      UnsafeBufferPointer(
+        rebasing: keys[Int(left.keyStart)..<Int(left.keyStart) + Int(left.keyLength)]),
+      UnsafeBufferPointer(
+        rebasing: keys[Int(right.keyStart)..<Int(right.keyStart) + Int(right.keyLength)]))
+  }
+
+  private static func compare(
+    _ keys: UnsafeBufferPointer<UInt8>, _ entry: Entry, _ query: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    compare(
+      UnsafeBufferPointer(
+        rebasing: keys[Int(entry.keyStart)..<Int(entry.keyStart) + Int(entry.keyLength)]),
+      query)
+  }
+
+  private static func hasPrefix(
+    _ keys: UnsafeBufferPointer<UInt8>, _ entry: Entry, _ query: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    guard Int(entry.keyLength) >= query.count, let keyBytes = keys.baseAddress,
+      let queryBytes = query.baseAddress
+    else { return false }
+    return memcmp(keyBytes + Int(entry.keyStart), queryBytes, query.count) == 0
+  }
+
+  /// Byte-wise order of two keys; a key sorts before the keys it is a prefix of.
+  private static func compare(
+    _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    let shared = min(left.count, right.count)
+    if shared > 0, let leftBytes = left.baseAddress, let rightBytes = right.baseAddress {
+      let order = memcmp(leftBytes, rightBytes, shared)
+      if order != 0 { return Int(order) }
+    }
+    return left.count - right.count
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import WeatherClient
+import WeatherClientOffline
+
+struct SearchTests {
+  @Test func seoFindsSeoulFirst() throws {
+    let results = try bundled().search("seo")
+    let seoul = try #require(results.first)
+    #expect(seoul.name == "Seoul")
+    #expect(seoul.country == "South Korea")
+    #expect(seoul.id == 1_835_848)
+    #expect(seoul.latitude == 37.566)
+    #expect(seoul.longitude == 126.9784)
+    #expect(seoul.admin1 == nil)
+    #expect(results.map(\.name).prefix(3) == ["Seoul", "Seongnam-si", "Seogwipo"])
+  }
+
+  @Test func hangulFindsSeoul() throws {
+    #expect(try firstPlace("서울").id == 1_835_848)
+    #expect(try firstPlace("서").name == "Seoul")
+  }
+
+  @Test func wholeNameFindsThePlace() throws {
+    #expect(try firstPlace("Seoul").id == 1_835_848)
+    #expect(try firstPlace("Oslo").name == "Oslo")
+    #expect(try firstPlace("Los Angeles").admin1 == "California")
+  }
+
+  @Test func accentsAndCaseAreIgnored() throws {
+    for query in ["São Paulo", "sao paulo", "SAO PAULO", "são", "Sao Paulo  "] {
+      let first = try firstPlace(query)
+      #expect(first.name == "São Paulo", "query \"\(query)\"")
+      #expect(first.country == "Brazil", "query \"\(query)\"")
+    }
+    for query in ["Zürich", "zurich", "ZUERICH", "zür"] {
+      let first = try firstPlace(query)
+      #expect(first.name == "Zürich", "query \"\(query)\"")
+      #expect(first.country == "Switzerland", "query \"\(query)\"")
+    }
+  }
+
+  @Test func lettersWithoutDecompositionMatchTheirASCIISpelling() throws {
+    #expect(try firstPlace("giessen").name == "Gießen")
+    #expect(try firstPlace("Gießen").name == "Gießen")
+    #expect(try firstPlace("lodz").name == "Łódź")
+    #expect(try firstPlace("ŁÓDŹ").name == "Łódź")
+  }
+
+  @Test func hyphensAndSpacesAreTheSame() throws {
+    #expect(try firstPlace("winston salem").name == "Winston-Salem")
+    #expect(try firstPlace("Winston-Sal").name == "Winston-Salem")
+  }
+
+  @Test func otherScriptsFindTheirPlaces() throws {
+    #expect(try firstPlace("東京").name == "Tokyo")
+    #expect(try firstPlace("Москва").name == "Moscow")
+    #expect(try firstPlace("Αθήνα").name == "Athens")
+    #expect(try firstPlace("αθηνα").name == "Athens")
+  }
+
+  @Test func resultsAreRankedByPopulation() throws {
+    let gazetteer = try Gazetteer(tsv: Data(smallGazetteerText.utf8))
+    // 11 (169,176) > 10 (114,394) > 14 (33,000) > 12 (29,000) > 15 (28,000, via "Springtown").
+    #expect(gazetteer.search("spring").map(\.id) == [11, 10, 14, 12, 15])
+    #expect(gazetteer.search("springf").map(\.id) == [11, 10])
+  }
+
+  @Test func bundledResultsComeInPopulationOrder() throws {
+    // Portland, Oregon (652,503) before Portland, Maine (66,881).
+    let results = try bundled().search("portland")
+    #expect(results.prefix(2).map(\.admin1) == ["Oregon", "Maine"])
+    #expect(results.allSatisfy { $0.country == "United States" })
+  }
+
+  @Test func usPlacesShowTheirStateAndOthersNone() throws {
+    let portland = try firstPlace("Portland")
+    #expect(portland.admin1 == "Oregon")
+    #expect(portland.country == "United States")
+    let zurich = try firstPlace("Zürich")
+    #expect(zurich.admin1 == nil)
+  }
+
+  @Test func aPlaceMatchedByManyNamesAppearsOnce() throws {
+    let gazetteer = try Gazetteer(tsv: Data(smallGazetteerText.utf8))
+    #expect(gazetteer.search("zu").map(\.id) == [13])
+    #expect(gazetteer.search("Zürichb").map(\.id) == [13])
+    let ids = try bundled().search("zurich").map(\.id)
+    #expect(Set(ids).count == ids.count)
+  }
+
+  @Test func atMostTenResults() throws {
+    let results = try bundled().search("s")
+    #expect(results.count == 10)
+    #expect(Set(results.map(\.id)).count == 10)
+    #expect(results.first?.name == "Shanghai")
+    #expect(try bundled().search("s", limit: 3).count == 3)
+  }
+
+  @Test func noMatchGivesNoResults() throws {
+    #expect(try bundled().search("xqzvw").isEmpty)
+    #expect(try bundled().search("Seoulx").isEmpty)
+  }
+
+  @Test func emptyOrBlankQueryGivesNoResults() throws {
+    for query in ["", " ", "   ", "\t\n", "-"] {
+      #expect(try bundled().search(query).isEmpty, "query \"\(query)\"")
+    }
+  }
+
+  @Test func clientSearchesTheBundledGazetteer() async throws {
+    let client = WeatherClient.offline()
+    let search = try await client.search(query: "seo")
+    #expect(search.results.first?.name == "Seoul")
+    #expect(search.results.count <= 10)
+    #expect(try await client.search(query: "  ").results.isEmpty)
+  }
+}

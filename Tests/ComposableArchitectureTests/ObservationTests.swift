@@ -120,3 +120,57 @@ struct Nested {
     }
   }
 }
+
+@Reducer
+private struct Rows {
+  @ObservableState
+  struct State: Equatable {
+    var rows: IdentifiedArrayOf<Counter.State> = []
+  }
+
+  enum Action {
+    case rows(IdentifiedActionOf<Counter>)
+    case removeFirst
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .removeFirst = action { state.rows.removeFirst() }
+      return .none
+    }
+    .forEach(\.rows, action: \.rows) { Counter() }
+  }
+}
+
+@MainActor
+struct StoreCollectionAndTrackingTests {
+  @Test func aCollectionScopeGivesAStorePerElement() {
+    let store = Store(
+      initialState: Rows.State(rows: [Counter.State(id: 1), Counter.State(id: 2)])
+    ) { Rows() }
+    let rowStores = Array(store.scope(state: \.rows, action: \.rows))
+    #expect(rowStores.map(\.state.id) == [1, 2])
+    rowStores[1].send(.incrementButtonTapped)
+    #expect(store.rows[id: 2]?.count == 1)
+    // Element stores are cached, as key-path scopes are.
+    #expect(rowStores[1] === Array(store.scope(state: \.rows, action: \.rows))[1])
+    store.send(.removeFirst)
+    // A store kept from before shows its element's last value.
+    #expect(rowStores[0].count == 0)
+    #expect(Array(store.scope(state: \.rows, action: \.rows)).map(\.state.id) == [2])
+  }
+
+  @Test func observationTrackingThroughTheStoreSeesTheFieldsRead() {
+    let store = Store(initialState: Counter.State()) { Counter() }
+    let fired = LockIsolated(0)
+    withObservationTracking {
+      _ = store.state.count
+    } onChange: {
+      fired.withValue { $0 += 1 }
+    }
+    store.send(.factResponse("a fact"))  // changes fact, not count
+    #expect(fired.value == 0)
+    store.send(.incrementButtonTapped)
+    #expect(fired.value == 1)
+  }
+}

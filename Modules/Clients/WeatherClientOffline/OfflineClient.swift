@@ -53,7 +53,7 @@ extension WeatherClient {
       }
       let timeZone =
         try gazetteer().timeZoneIdentifier(ofPlace: location.id).flatMap(TimeZone.init(identifier:))
-        ?? TimeZone(secondsFromGMT: 0) ?? .gmt
+        ?? .gmt
       return OfflineForecast.forecast(
         latitude: location.latitude, longitude: location.longitude, timeZone: timeZone,
         now: now(), unit: unit)

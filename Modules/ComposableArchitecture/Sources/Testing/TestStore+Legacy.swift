@@ -16,15 +16,10 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await receiveAction(
-      matching: { actionCase.extract(from: $0) != nil },
-      describeMismatch: Self.describeReceived,
-      describeExpectation: {
-        "Expected to receive an action matching case path, but didn't get one."
-      },
-      timeout: timeout, update: updateStateToExpectedResult,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+    await receiveCase(
+      { actionCase.extract(from: $0) != nil }, timeout: timeout,
+      update: updateStateToExpectedResult,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// ``receive(_:timeout:assert:fileID:file:line:column:)-(Action,_,_,_,_,_,_)`` with a timeout

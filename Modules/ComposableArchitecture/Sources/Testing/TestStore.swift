@@ -257,14 +257,24 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     let embedding = CaseEmbedding(actionCase)
+    await receiveCase(
+      { embedding.extract(from: $0) != nil }, timeout: timeout,
+      update: updateStateToExpectedResult,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Asserts that the next action is of a case, whichever way the case is named.
+  func receiveCase(
+    _ isCase: (Action) -> Bool, timeout: Duration?, update: ((inout State) throws -> Void)?,
+    location: SourceLocation
+  ) async {
     await receiveAction(
-      matching: { embedding.extract(from: $0) != nil },
+      matching: isCase,
       describeMismatch: Self.describeReceived,
       describeExpectation: {
         "Expected to receive an action matching case path, but didn't get one."
       },
-      timeout: timeout, update: updateStateToExpectedResult,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      timeout: timeout, update: update, location: location
     )
   }
 
@@ -299,7 +309,7 @@ public final class TestStore<State: Equatable, Action> {
     )
   }
 
-  func receiveAction(
+  private func receiveAction(
     matching isMatching: (Action) -> Bool,
     describeMismatch: (Action) -> String,
     describeExpectation: () -> String,

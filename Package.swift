@@ -183,8 +183,9 @@ let package = Package(
     .executableTarget(
       name: "app-cli",
       dependencies: [
-        "TerminalFrontend", "WeatherClient", "WeatherClientLive", "FactClient", "FactClientLive",
-        "RandomNumberClient", "RandomNumberClientLive", "LiveHTTP",
+        "TerminalFrontend", "WeatherClient", "WeatherClientLive", "WeatherClientOffline",
+        "FactClient", "FactClientLive", "FactClientOffline", "RandomNumberClient",
+        "RandomNumberClientLive", "LiveHTTP",
       ],
       path: "Apps/app-cli"
     ),
@@ -207,8 +208,9 @@ let package = Package(
     .executableTarget(
       name: "app-server",
       dependencies: [
-        "WebFrontend", "WeatherClient", "WeatherClientLive", "FactClient",
-        "FactClientLive", "RandomNumberClient", "RandomNumberClientLive", "LiveHTTP", logging,
+        "WebFrontend", "WeatherClient", "WeatherClientLive", "WeatherClientOffline", "FactClient",
+        "FactClientLive", "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive",
+        "LiveHTTP", logging,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
       ],

@@ -60,7 +60,11 @@ struct AppServer: AsyncParsableCommand {
   )
   var favoriteFailureRate: Double?
 
-  @Flag(help: "Use the clients' preview data instead of the network (works without a network).")
+  @Flag(
+    help: """
+      Run without a network: places from an embedded gazetteer, forecasts estimated from a \
+      climate model (labelled "offline estimate"), computed facts, the system's random numbers.
+      """)
   var offline = false
 
   @Option(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dependencies
 import FactClient
 import FactClientLive
+import FactClientOffline
 import Foundation
 import LiveHTTP
 import Logging
@@ -9,6 +10,7 @@ import RandomNumberClient
 import RandomNumberClientLive
 import WeatherClient
 import WeatherClientLive
+import WeatherClientOffline
 import WebFrontend
 
 extension AppServer {
@@ -27,7 +29,8 @@ extension AppServer {
     let logger = Logger(label: "app-server")
 
     // Live clients from the environment, overridden by flags (already validated by
-    // `validate()`); preview data when offline.
+    // `validate()`); with --offline, the clients over embedded data (gazetteer and climate
+    // model, computed facts, the system's random numbers).
     var weather = try WeatherClient.Configuration(environment: environment.variables)
     weather.geocodingBaseURL =
       geocodingBaseURL.flatMap(HTTPBaseURL.validated) ?? weather.geocodingBaseURL
@@ -39,10 +42,14 @@ extension AppServer {
     random.source = try randomNumberSource.map(Self.source) ?? random.source
     random.baseURL =
       randomNumberBaseURL.flatMap(HTTPBaseURL.validated) ?? random.baseURL
-    let weatherClient = offline ? .previewValue : WeatherClient.live(configuration: weather)
-    let factClient = offline ? .previewValue : FactClient.live(configuration: fact)
-    let randomNumberClient =
-      offline ? .previewValue : RandomNumberClient.live(configuration: random)
+    if offline {
+      // Loaded before serving: the first visitor does not wait, and a broken build stops here.
+      _ = try Gazetteer.bundled()
+    }
+    let weatherClient = offline ? .offline() : WeatherClient.live(configuration: weather)
+    let factClient = offline ? .offline() : FactClient.live(configuration: fact)
+    let randomNumberClient = RandomNumberClient.live(
+      configuration: offline ? .init(source: .system) : random)
 
     let configuration = WebServer.Configuration(
       host: try resolved(host, "APP_SERVER_HOST", default: "127.0.0.1"),

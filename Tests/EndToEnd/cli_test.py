@@ -1,12 +1,14 @@
 """End-to-end tests of app-cli: the built binary, driven in a real pseudo-terminal through tmux,
 and its one-shot subcommands, against fixture upstreams on 127.0.0.1."""
 
+import datetime
 import json
 import pathlib
 import subprocess
 import sys
 import time
 import traceback
+import zoneinfo
 
 import fixture_upstream
 
@@ -117,6 +119,94 @@ def test_ctrl_c_exits(base):
         assert tmux("has-session", "-t", SESSION).returncode != 0, "app-cli did not exit on Ctrl-C"
     finally:
         tmux("kill-session", "-t", SESSION)
+
+
+def seoul_today():
+    """Today in Seoul; read before and after a check, so that a midnight in between cannot fail it."""
+    return datetime.datetime.now(zoneinfo.ZoneInfo("Asia/Seoul")).date()
+
+
+def test_offline_interactive_seoul_today_in_celsius_then_fahrenheit(base):
+    tmux("kill-session", "-t", SESSION)
+    assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40",
+                f"{BINARY} --offline").returncode == 0
+    try:
+        wait_for("[1 Counters]")
+        keys("2", "/")
+        for character in "seo":
+            keys(character)
+        results = wait_for("Seoul, South Korea", timeout=30)
+        listed = [line.strip() for line in results.splitlines() if ", " in line]
+        assert listed[0] == "Seoul, South Korea", results
+        assert "Offline: places from GeoNames" in results, results
+        assert "Open-Meteo" not in results, results
+        keys("Escape")
+        wait_for("› Seoul, South Korea")
+        before = seoul_today()
+        keys("Enter")
+        forecast = wait_for("Forecast for Seoul  (offline estimate)")
+        after = seoul_today()
+        rows = [line.strip() for line in forecast.splitlines() if "█" in line]
+        assert len(rows) == 7, forecast
+        assert rows[0].startswith("Today") and rows[0].endswith("°C"), rows[0]
+        # The second row is tomorrow in Seoul, named by its weekday.
+        tomorrows = {(day + datetime.timedelta(days=1)).strftime("%a") for day in (before, after)}
+        assert rows[1][:3] in tomorrows, (rows[1], tomorrows)
+
+        keys("3")
+        wait_for("Temperature unit")
+        for _ in range(7):
+            keys("Down")
+        wait_for("› Temperature unit")
+        keys("Enter")
+        wait_for("‹ °F ›")
+        keys("2")
+        fahrenheit = wait_for("°F  ")
+        rows = [line.strip() for line in fahrenheit.splitlines() if "█" in line]
+        assert len(rows) == 7 and all(row.endswith("°F") for row in rows), fahrenheit
+        assert "Forecast for Seoul  (offline estimate)" in fahrenheit, fahrenheit
+    finally:
+        tmux("kill-session", "-t", SESSION)
+
+
+def test_offline_search_finds_what_a_user_expects(base):
+    def first(query):
+        output = json.loads(run("search", query, "--json", "--offline").stdout)
+        assert output["results"], f"nothing found for {query!r}"
+        return output["results"][0]
+    seoul = first("seo")
+    assert (seoul["name"], seoul["country"]) == ("Seoul", "South Korea"), seoul
+    assert first("Seoul")["id"] == seoul["id"]
+    assert first("sao paulo")["name"] == "São Paulo"
+    assert first("São Paulo")["name"] == "São Paulo"
+    assert first("zurich")["name"] == "Zürich"
+    assert first("ZÜRICH")["name"] == "Zürich"
+    assert json.loads(run("search", "Zzyzx", "--json", "--offline").stdout) == {"results": []}
+
+
+def test_offline_forecast_starts_today_and_is_marked(base):
+    # Coordinates without a place id count days in UTC.
+    before = datetime.datetime.now(datetime.timezone.utc).date()
+    celsius = json.loads(run("forecast", "--latitude", "37.57", "--longitude", "126.98", "--json",
+                             "--offline").stdout)
+    after = datetime.datetime.now(datetime.timezone.utc).date()
+    assert celsius["estimate"] is True
+    assert celsius["daily"]["time"][0] in {before.isoformat(), after.isoformat()}, celsius["daily"]
+    assert len(celsius["daily"]["time"]) == 7
+    assert celsius["daily_units"]["temperature_2m_max"] == "°C"
+    fahrenheit = json.loads(run("forecast", "--latitude", "37.57", "--longitude", "126.98", "--json",
+                                "--unit", "fahrenheit", "--offline").stdout)
+    assert fahrenheit["daily_units"]["temperature_2m_max"] == "°F"
+    for c, f in zip(celsius["daily"]["temperature_2m_max"], fahrenheit["daily"]["temperature_2m_max"]):
+        assert abs(c * 9 / 5 + 32 - f) < 0.06, (c, f)
+    text = run("forecast", "--latitude", "37.57", "--longitude", "126.98", "--offline").stdout
+    assert text.splitlines()[-1] == "offline estimate: a climate model, not a forecast", text
+
+
+def test_offline_facts_are_computed(base):
+    fact = json.loads(run("fact", "28", "--json", "--offline").stdout)
+    assert fact["number"] == 28 and "28" in fact["fact"], fact
+    assert "good number" not in fact["fact"], fact
 
 
 def test_search_json(base):

@@ -14,6 +14,7 @@ always fail and whose geocoding service is unreachable (for the alert and the vi
 Exit status 0 when every check passes; the last line is "N passed, M failed".
 """
 
+import datetime
 import http.server
 import json
 import os
@@ -24,6 +25,7 @@ import sys
 import threading
 import time
 import traceback
+import zoneinfo
 import urllib.parse
 import urllib.request
 
@@ -31,7 +33,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "Tests", "WebFrontendTests", "Fixtures")
@@ -88,13 +90,16 @@ def binary():
 
 
 def start_server(upstream, favorite_failure_rate, geocoding=None):
+    return launch(["--geocoding-base-url", geocoding or upstream,
+                   "--forecast-base-url", upstream,
+                   "--fact-base-url", upstream,
+                   "--favorite-failure-rate", str(favorite_failure_rate)])
+
+
+def launch(arguments):
     port = free_port()
     process = subprocess.Popen(
-        [binary(), "--host", "127.0.0.1", "--port", str(port),
-         "--geocoding-base-url", geocoding or upstream,
-         "--forecast-base-url", upstream,
-         "--fact-base-url", upstream,
-         "--favorite-failure-rate", str(favorite_failure_rate),
+        [binary(), "--host", "127.0.0.1", "--port", str(port), *arguments,
          "--log-level", "warning"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}/"
@@ -173,6 +178,8 @@ def main():
         processes.append(happy)
         failing, failing_url = start_server(upstream, 1, geocoding=closed)
         processes.append(failing)
+        offline, offline_url = launch(["--offline"])
+        processes.append(offline)
         driver = make_driver()
         checks = Checks(driver)
         c = checks
@@ -226,6 +233,7 @@ def main():
             rows = c.find_all("#forecast-table tr")
             assert len(rows) == 8, len(rows)
             assert "2026-05-24" in rows[1].text and "28.1 °C" in rows[1].text, rows[1].text
+            assert not c.find("#forecast-estimate").is_displayed(), "a live forecast is no estimate"
 
         def settings_change_the_header():
             c.find("#tab-settings").click()
@@ -272,6 +280,34 @@ def main():
             c.wait(lambda: c.find("#search-error").is_displayed(), "error shown")
             assert c.text("#search-error").startswith("Open-Meteo geocoding: cannot reach"), c.text("#search-error")
 
+        def offline_search_forecast_today_in_the_chosen_unit():
+            driver.get(offline_url)
+            c.wait(lambda: c.text("#header") == "Composable App", "offline session")
+            c.find("#tab-search").click()
+            c.wait(lambda: c.find("#search-query").is_displayed(), "search tab shown")
+            c.find("#search-query").send_keys("seo")
+            first = lambda: c.find_all("#search-results li button")[0].text
+            c.wait(lambda: len(c.find_all("#search-results li button")) > 1, "results")
+            assert first() == "Seoul — South Korea", first()
+            seoul = lambda: datetime.datetime.now(zoneinfo.ZoneInfo("Asia/Seoul")).date().isoformat()
+            before = seoul()
+            c.find_all("#search-results li button")[0].click()
+            c.wait(lambda: len(c.find_all("#forecast-table tr")) == 8, "seven days")
+            after = seoul()
+            assert c.find("#forecast-estimate").is_displayed()
+            assert c.text("#forecast-estimate") == "offline estimate"
+            rows = c.find_all("#forecast-table tr")
+            assert rows[1].text.split()[0] in {before, after}, (rows[1].text, before, after)
+            assert all("°C" in row.text for row in rows[1:]), [row.text for row in rows]
+
+            c.find("#tab-settings").click()
+            c.wait(lambda: c.find("#setting-temperatureUnit").is_displayed(), "settings shown")
+            Select(c.find("#setting-temperatureUnit")).select_by_value("fahrenheit")
+            c.find("#tab-search").click()
+            c.wait(lambda: all("°F" in row.text for row in c.find_all("#forecast-table tr")[1:]),
+                   "forecast in °F")
+            assert c.find("#forecast-estimate").is_displayed()
+
         for name, body in [
             ("page loads with a session and an event stream", page_loads),
             ("counter increments and decrements", counter_increments),
@@ -284,6 +320,8 @@ def main():
             ("page state matches the server", state_survives_a_reload_of_the_api),
             ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),
             ("upstream errors are visible", upstream_errors_are_visible),
+            ("offline: Seoul's forecast starts today, °C then °F, labelled",
+             offline_search_forecast_today_in_the_chosen_unit),
         ]:
             checks.run(name, body)
     except Exception as error:  # noqa: BLE001 - set-up failures count as a failed check

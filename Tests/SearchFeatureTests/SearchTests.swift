@@ -98,6 +98,23 @@ struct SearchTests {
     }
   }
 
+  @Test func anEstimatedForecastIsShownAsAnEstimate() async {
+    var estimate = Forecast.mock
+    estimate.isEstimate = true
+    let store = TestStore(initialState: Search.State(results: [specialResult])) {
+      Search()
+    } withDependencies: {
+      $0.weatherClient.forecast = { @Sendable [estimate] _ in estimate }
+    }
+    await store.send(.searchResultTapped(specialResult)) {
+      $0.resultForecastRequestInFlight = specialResult
+    }
+    await store.receive(\.forecastResponse) {
+      $0.resultForecastRequestInFlight = nil
+      $0.weather = Search.State.Weather(id: 42, days: mockDays, isEstimate: true)
+    }
+  }
+
   @Test func tapOnLocationInFahrenheitAsksForThatUnit() async {
     let store = TestStore(
       initialState: Search.State(results: [specialResult], temperatureUnit: .fahrenheit)

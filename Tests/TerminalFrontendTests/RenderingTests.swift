@@ -67,10 +67,33 @@ struct RenderingTests {
     #expect(text.contains("› Brooklyn, United States\n"))
     #expect(text.contains("  Los Angeles, United States  ⟳ loading forecast…\n"))
     #expect(text.contains("Forecast for Brooklyn\n"))
+    #expect(text.contains("Weather data by Open-Meteo (https://open-meteo.com)"))
     // 1970-01-01 is "Today" (first day); 1970-01-02 was a Friday. The scale is 0…30 over 24
     // columns: 10 → column 8, 20 → column 15.
     #expect(text.contains("  Today   10.0°C  ········████████········  20.0°C\n"))
     #expect(text.contains("  Fri      0.0°C  ████████████████████████  30.0°C\n"))
+  }
+
+  @Test func offlineTheEstimateIsLabelledAndTheGazetteerCredited() {
+    var view = ViewState()
+    view.isOffline = true
+    let text = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .search
+        $0.search.searchQuery = "seo"
+        $0.search.results = GeocodingSearch.mock.results
+        $0.search.weather = Search.State.Weather(
+          id: 1,
+          days: [
+            .init(
+              date: Date(timeIntervalSince1970: 0), temperatureMax: 20, temperatureMaxUnit: "°C",
+              temperatureMin: 10, temperatureMinUnit: "°C")
+          ],
+          isEstimate: true)
+      }, view: view, style: .plain)
+    #expect(text.contains("Forecast for Brooklyn  (offline estimate)\n"))
+    #expect(text.contains("Offline: places from GeoNames (CC BY 4.0)"))
+    #expect(!text.contains("Open-Meteo"))
   }
 
   @Test func searchScreenWhileEditingAndSearching() {

@@ -15,6 +15,13 @@ struct ForecastTests {
     #expect(forecast.daily.time == expectedDays)
   }
 
+  @Test func everyOfflineForecastIsMarkedAsAnEstimate() async throws {
+    let weather = client(at: try instant("2026-05-24T12:00:00Z"))
+    let seoul = try firstPlace("Seoul")
+    #expect(try await weather.forecast(location: seoul).isEstimate)
+    #expect(try await weather.forecast(location: seoul, unit: .fahrenheit).isEstimate)
+  }
+
   @Test func daysStartTodayInThePlacesTimeZone() async throws {
     // 20:00 UTC on 15 January is 05:00 on the 16th in Seoul and 12:00 on the 15th in LA.
     let weather = client(at: try instant("2026-01-15T20:00:00Z"))

@@ -61,6 +61,18 @@ struct ModelsTests {
     #expect(try JSONDecoder.openMeteo().decode(Forecast.self, from: data) == Forecast.mock)
   }
 
+  @Test func anEstimateSaysSoInJSONAndAForecastDoesNot() throws {
+    let forecast = try JSONEncoder.openMeteo().encode(Forecast.mock)
+    #expect(!(String(data: forecast, encoding: .utf8) ?? "").contains("estimate"))
+    #expect(try JSONDecoder.openMeteo().decode(Forecast.self, from: forecast).isEstimate == false)
+
+    var estimate = Forecast.mock
+    estimate.isEstimate = true
+    let data = try JSONEncoder.openMeteo().encode(estimate)
+    #expect((String(data: data, encoding: .utf8) ?? "").contains(#""estimate":true"#))
+    #expect(try JSONDecoder.openMeteo().decode(Forecast.self, from: data) == estimate)
+  }
+
   @Test func geocodingRoundTripsThroughJSON() throws {
     let data = try JSONEncoder().encode(GeocodingSearch.mock)
     #expect(try JSONDecoder().decode(GeocodingSearch.self, from: data) == GeocodingSearch.mock)

@@ -26,6 +26,27 @@ struct SearchTests {
         timeout: .seconds(30)))
   }
 
+  @Test func anEstimatedForecastReachesThePageMarkedAsAnEstimate() async throws {
+    let place = GeocodingSearch.Result(
+      country: "South Korea", latitude: 37.566, longitude: 126.9784, id: 1_835_848, name: "Seoul")
+    let estimate = Forecast(
+      daily: Forecast.mock.daily, dailyUnits: Forecast.mock.dailyUnits, isEstimate: true)
+    let registry = makeRegistry {
+      $0.weatherClient.search = { @Sendable _ in GeocodingSearch(results: [place]) }
+      $0.weatherClient.forecast = { @Sendable _ in estimate }
+    }
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.changeSearchQuery("seo"), to: id)
+      try await client.send(.submitSearch, to: id)
+      try await client.waitForState(of: id) { !$0.search.results.isEmpty }
+      try await client.send(.selectSearchResult(id: place.id), to: id)
+      let shown = try await client.waitForState(of: id) { $0.search.weather != nil }
+      #expect(shown.search.weather?.isEstimate == true)
+      #expect(shown.search.weather?.days.count == Forecast.mock.daily.time.count)
+    }
+  }
+
   @Test func submittingSearchesAndSelectingAResultShowsItsForecast() async throws {
     try await withFixtureServer(routes: try Self.routes()) { server in
       let weather = Self.weatherClient(server.baseURL)
@@ -51,6 +72,7 @@ struct SearchTests {
         #expect(firstDay.min == 27.5)
         #expect(firstDay.max == 28.1)
         #expect(firstDay.unit == "°C")
+        #expect(!weatherView.isEstimate)
         #expect(shown.search.forecastRequestInFlightID == nil)
         #expect(shown.search.errorMessage == nil)
       }

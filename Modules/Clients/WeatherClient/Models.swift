@@ -64,16 +64,39 @@ public struct Forecast: Codable, Hashable, Sendable {
   public var daily: Daily
   /// The units of the daily series.
   public var dailyUnits: DailyUnits
+  /// Whether the figures are an estimate made without a weather service (an offline client's
+  /// climate model) rather than a forecast. Front ends label such a forecast "offline estimate".
+  ///
+  /// Open-Meteo never sends it; in JSON it is `"estimate": true`, and left out when `false`.
+  public var isEstimate: Bool
 
   /// Creates a forecast.
-  public init(daily: Daily, dailyUnits: DailyUnits) {
+  public init(daily: Daily, dailyUnits: DailyUnits, isEstimate: Bool = false) {
     self.daily = daily
     self.dailyUnits = dailyUnits
+    self.isEstimate = isEstimate
   }
 
   private enum CodingKeys: String, CodingKey {
     case daily
     case dailyUnits = "daily_units"
+    case isEstimate = "estimate"
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.daily = try container.decode(Daily.self, forKey: .daily)
+    self.dailyUnits = try container.decode(DailyUnits.self, forKey: .dailyUnits)
+    self.isEstimate = try container.decodeIfPresent(Bool.self, forKey: .isEstimate) ?? false
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(daily, forKey: .daily)
+    try container.encode(dailyUnits, forKey: .dailyUnits)
+    if isEstimate {
+      try container.encode(true, forKey: .isEstimate)
+    }
   }
 
   /// The daily minimum and maximum temperatures.

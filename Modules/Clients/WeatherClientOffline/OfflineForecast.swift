@@ -35,7 +35,8 @@ enum OfflineForecast {
         temperatureMin: days.map { converted($0.1.minimum) },
         time: days.map { Date(timeIntervalSince1970: Double($0.0) * 86_400) }
       ),
-      dailyUnits: Forecast.DailyUnits(temperatureMax: unit.symbol, temperatureMin: unit.symbol)
+      dailyUnits: Forecast.DailyUnits(temperatureMax: unit.symbol, temperatureMin: unit.symbol),
+      isEstimate: true
     )
   }
 

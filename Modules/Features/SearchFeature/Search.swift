@@ -43,10 +43,14 @@ public struct Search: Sendable {
     public struct Weather: Equatable, Sendable {
       public var id: GeocodingSearch.Result.ID
       public var days: [Day]
+      /// Whether the days are an estimate made without a weather service (``Forecast/isEstimate``):
+      /// views label them "offline estimate".
+      public var isEstimate: Bool
 
-      public init(id: GeocodingSearch.Result.ID, days: [Day]) {
+      public init(id: GeocodingSearch.Result.ID, days: [Day], isEstimate: Bool = false) {
         self.id = id
         self.days = days
+        self.isEstimate = isEstimate
       }
 
       /// One day of a forecast.
@@ -169,7 +173,8 @@ extension Search.State.Weather {
           temperatureMin: daily.temperatureMin[$0],
           temperatureMinUnit: forecast.dailyUnits.temperatureMin
         )
-      }
+      },
+      isEstimate: forecast.isEstimate
     )
   }
 }

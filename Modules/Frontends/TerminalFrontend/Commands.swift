@@ -14,7 +14,12 @@ public typealias DependencyOverrides = @Sendable (inout DependencyValues) -> Voi
 /// Where live services are and how long to wait for them. Flags win over the environment
 /// variables the live clients read (see docs/clients.md).
 public struct ClientOptions: ParsableArguments, Sendable {
-  @Flag(help: "Run every client on its preview data: the whole app works without a network.")
+  @Flag(
+    help: """
+      Run without a network: places from an embedded gazetteer, forecasts estimated from a \
+      climate model (labelled "offline estimate"), facts computed from the number, random \
+      numbers from the system.
+      """)
   public var offline = false
 
   @Option(help: ArgumentHelp("Base URL of the geocoding service.", valueName: "url"))
@@ -46,8 +51,14 @@ public typealias LiveDependencies = @Sendable (ClientOptions) throws -> Dependen
 /// The `app-cli` command line: the interactive app by default, and one-shot commands for scripts.
 public enum TerminalApp {
   /// Parses `arguments`, runs the command and returns the process's exit status.
+  ///
+  /// - Parameters:
+  ///   - liveDependencies: The clients that talk to the services, built from the options.
+  ///   - offlineDependencies: The clients of `--offline`, which need no network (embedded data).
+  ///     Both come from the executable: it is the only place that links implementations.
   public static func main(
-    arguments: [String], liveDependencies: @escaping LiveDependencies
+    arguments: [String], liveDependencies: @escaping LiveDependencies,
+    offlineDependencies: @escaping DependencyOverrides
   ) async -> Int32 {
     do {
       var command = try AppCLI.parseAsRoot(arguments)
@@ -58,7 +69,8 @@ public enum TerminalApp {
       let options = runnable.clientOptions
       let dependencies: DependencyOverrides =
         options.offline
-        ? offlineDependencies : withSimulatedFavorites(try liveDependencies(options))
+        ? withLocalFavorites(offlineDependencies)
+        : withSimulatedFavorites(try liveDependencies(options))
       return try await runnable.execute(dependencies: dependencies)
     } catch let failure as CommandFailure {
       FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
@@ -81,12 +93,12 @@ public enum TerminalApp {
     }
   }
 
-  /// Every client on its preview data, and a favorites service that never fails.
-  static let offlineDependencies: DependencyOverrides = { values in
-    values.weatherClient = .previewValue
-    values.factClient = .previewValue
-    values.randomNumberClient = .previewValue
-    values.favoriteClient = FavoriteClient(favorite: { _, isFavorite in isFavorite })
+  /// Offline there is no service to fail: a favorite is kept as it is set.
+  static func withLocalFavorites(_ offline: @escaping DependencyOverrides) -> DependencyOverrides {
+    { values in
+      values.favoriteClient = FavoriteClient(favorite: { _, isFavorite in isFavorite })
+      offline(&values)
+    }
   }
 }
 

@@ -15,12 +15,14 @@ struct Interactive: FrontEndCommand {
     guard Terminal.isInteractive else {
       // Not a terminal: show the first screen as plain text, and say what to do instead.
       let store = await makeStore(dependencies)
-      let screen = await ScreenRenderer.render(store.state, view: ViewState(), style: .plain)
+      var view = ViewState()
+      view.isOffline = clientOptions.offline
+      let screen = await ScreenRenderer.render(store.state, view: view, style: .plain)
       Output.line(screen)
       throw CommandFailure(
         message: "interactive mode needs a terminal; for scripts use a subcommand (see --help)")
     }
-    await InteractiveSession.run(store: makeStore(dependencies))
+    await InteractiveSession.run(store: makeStore(dependencies), isOffline: clientOptions.offline)
     return 0
   }
 

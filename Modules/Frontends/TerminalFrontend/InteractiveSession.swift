@@ -19,8 +19,8 @@ enum InteractiveSession {
     case quit
   }
 
-  static func run(store: StoreOf<AppFeature>) async {
-    let controller = TerminalController(store: store)
+  static func run(store: StoreOf<AppFeature>, isOffline: Bool) async {
+    let controller = TerminalController(store: store, isOffline: isOffline)
     guard let original = Terminal.enableRawMode() else { return }
     Terminal.write(ScreenControl.enterAlternateScreen + ScreenControl.hideCursor)
     defer {

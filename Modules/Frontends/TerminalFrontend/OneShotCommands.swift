@@ -102,8 +102,11 @@ struct ForecastCommand: FrontEndCommand {
     if json {
       try Output.json(forecast, encoder: .openMeteo())
     } else {
-      let days = Search.State.Weather(id: location.id, forecast: forecast).days
-      ForecastChart.render(days, style: Output.style).forEach(Output.line)
+      let weather = Search.State.Weather(id: location.id, forecast: forecast)
+      ForecastChart.render(weather.days, style: Output.style).forEach(Output.line)
+      if weather.isEstimate {
+        Output.line(Output.style.dim("offline estimate: a climate model, not a forecast"))
+      }
     }
     return 0
   }

@@ -100,11 +100,17 @@ public enum ScreenRenderer {
       let place = search.results.first(where: { $0.id == weather.id })
     {
       lines.append("")
-      lines.append(style.bold("Forecast for \(place.name)"))
+      lines.append(
+        style.bold("Forecast for \(place.name)")
+          + (weather.isEstimate ? "  " + style.yellow("(offline estimate)") : ""))
       lines += ForecastChart.render(weather.days, style: style).map { "  " + $0 }
     }
     lines.append("")
-    lines.append(style.dim("Weather data by Open-Meteo (https://open-meteo.com)"))
+    lines.append(
+      style.dim(
+        view.isOffline
+          ? "Offline: places from GeoNames (CC BY 4.0), forecasts estimated from a climate model"
+          : "Weather data by Open-Meteo (https://open-meteo.com)"))
     return lines
   }
 

@@ -25,8 +25,12 @@ public final class TerminalController {
     case quit
   }
 
-  public init(store: StoreOf<AppFeature>, clock: any Clock<Duration> = ContinuousClock()) {
+  public init(
+    store: StoreOf<AppFeature>, clock: any Clock<Duration> = ContinuousClock(),
+    isOffline: Bool = false
+  ) {
     self.store = store
+    self.view.isOffline = isOffline
     self.debouncer = SearchDebouncer(
       store: store.scope(state: \.search, action: \.search), clock: clock)
   }

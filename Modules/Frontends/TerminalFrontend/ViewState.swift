@@ -9,6 +9,9 @@ public struct ViewState: Equatable, Sendable {
   public var editing: Field?
   /// Whether a search the debouncer sent is still running.
   public var isSearching = false
+  /// Whether the app runs on the offline clients (`--offline`): the search screen then credits
+  /// the embedded gazetteer instead of Open-Meteo.
+  public var isOffline = false
 
   /// A text field being edited.
   public enum Field: Equatable, Sendable {

@@ -72,6 +72,9 @@ public struct StateView: Codable, Equatable, Sendable {
     /// The id of the ``Place``.
     public var id: Int
     public var days: [Day]
+    /// Whether the days are an offline client's estimate rather than a forecast; the page labels
+    /// them "offline estimate".
+    public var isEstimate: Bool
 
     /// One day: its date (`yyyy-MM-dd`) and temperatures.
     public struct Day: Codable, Equatable, Sendable {
@@ -145,7 +148,8 @@ extension StateView {
             Weather.Day(
               date: Self.day($0.date), min: $0.temperatureMin, max: $0.temperatureMax,
               unit: $0.temperatureMaxUnit)
-          })
+          },
+          isEstimate: weather.isEstimate)
       },
       errorMessage: search.errorMessage,
       temperatureUnit: search.temperatureUnit.rawValue

@@ -33,6 +33,8 @@ enum WebPage {
       .muted { color:var(--muted); }
       .spinner { display:inline-block; width:14px; height:14px; border:2px solid #ccc; border-top-color:var(--accent); border-radius:50%; animation:spin .8s linear infinite; vertical-align:middle; }
       .spinner[hidden] { display:none; }
+      .badge { font-size:12px; padding:1px 8px; border-radius:10px; background:#fff4e5; border:1px solid #f0c36d; color:#8a5a00; }
+      .badge[hidden] { display:none; }
       @keyframes spin { to { transform:rotate(360deg); } }
       #banner { display:none; background:#fdecea; color:var(--bad); padding:8px 20px; border-bottom:1px solid #f5c6c2; }
       #banner.shown { display:block; }
@@ -77,7 +79,7 @@ enum WebPage {
           <ul class="results" id="search-results"></ul>
         </div>
         <div class="card forecast" id="forecast" hidden>
-          <div class="row"><strong id="forecast-title"></strong><span class="spinner" id="forecast-spinner" hidden></span></div>
+          <div class="row"><strong id="forecast-title"></strong><span class="badge" id="forecast-estimate" title="Made without a weather service: a climate model, not a forecast" hidden>offline estimate</span><span class="spinner" id="forecast-spinner" hidden></span></div>
           <div id="forecast-chart"></div>
           <table id="forecast-table"></table>
         </div>
@@ -291,6 +293,7 @@ enum WebPage {
       const shownID = search.weather ? search.weather.id : loadingID;
       const place = search.results.find((p) => p.id === shownID);
       setText($("forecast-title"), place ? "Forecast for " + place.name : "Forecast");
+      setShown($("forecast-estimate"), !!(search.weather && search.weather.isEstimate));
       drawForecast(search.weather);
     }
 

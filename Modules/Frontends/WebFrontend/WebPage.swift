@@ -79,7 +79,7 @@ enum WebPage {
           <ul class="results" id="search-results"></ul>
         </div>
         <div class="card forecast" id="forecast" hidden>
-          <div class="row"><strong id="forecast-title"></strong><span class="badge" id="forecast-estimate" title="Made without a weather service: a climate model, not a forecast" hidden>offline estimate</span><span class="spinner" id="forecast-spinner" hidden></span></div>
+          <div class="row"><strong id="forecast-title"></strong><span class="badge" id="forecast-estimate" title="Made without a weather service: a climate model, not a forecast. Places from GeoNames (CC BY 4.0)." hidden>offline estimate</span><span class="spinner" id="forecast-spinner" hidden></span></div>
           <div id="forecast-chart"></div>
           <table id="forecast-table"></table>
         </div>

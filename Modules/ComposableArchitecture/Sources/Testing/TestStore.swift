@@ -78,6 +78,7 @@ public final class TestStore<State: Equatable, Action> {
       (initialState(), reducer(), DependencyValues._current)
     }
     let storage = TestStoreStorage<State, Action>(state: initialState)
+    storage.ledger.shared.register(initialState)
     // At the root, `dismiss()` dismisses the test store itself.
     let dismiss = dependencies.dismiss
     dependencies.dismiss = DismissEffect { [weak storage] in
@@ -105,7 +106,7 @@ public final class TestStore<State: Equatable, Action> {
             case .send:
               storage.state = state
             case .receive(let received):
-              storage.receivedActions.append((received, state))
+              storage.receivedActions.append((received, state, storage.ledger.shared.capture()))
               storage.ledger.events.signal()
             }
             return storage.instrument(effect, startedBy: action)
@@ -351,6 +352,7 @@ public final class TestStore<State: Equatable, Action> {
       while let first = storage.receivedActions.first, !isMatching(first.action) {
         storage.receivedActions.removeFirst()
         storage.state = first.state
+        storage.ledger.shared.accept(first.shared)
         skipped.append(first.action)
       }
       if !skipped.isEmpty {
@@ -358,13 +360,15 @@ public final class TestStore<State: Equatable, Action> {
       }
     }
 
-    let (receivedAction, receivedState) = storage.receivedActions.removeFirst()
+    let (receivedAction, receivedState, receivedShared) = storage.receivedActions.removeFirst()
     if !isMatching(receivedAction) {
       // Only the mismatch: the state change belongs to an action nobody expected.
       fail("Received unexpected action:\n\n\(describeMismatch(receivedAction))", at: location)
+      storage.ledger.shared.accept(receivedShared)
     } else {
       assertState(
-        previous: storage.state, actual: receivedState, update: update, location: location)
+        previous: storage.state, actual: receivedState, actualShared: receivedShared,
+        update: update, location: location)
     }
     storage.state = receivedState
     await Task.settle(storage.ledger.events, whileRunning: storage.ledger.tracker)
@@ -461,6 +465,7 @@ public final class TestStore<State: Equatable, Action> {
       return
     }
     storage.state = last.state
+    storage.ledger.shared.accept(last.shared)
     let actions = storage.receivedActions.map(\.action)
     storage.receivedActions.removeAll()
     reportSkipped(Self.skippedActionsMessage(actions), at: location, evenWhenExhaustive: true)
@@ -545,12 +550,34 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
+  /// Asserts one step. Shared references compare the value the test last accepted (and changes
+  /// in its closure) with the value the step left — `actualShared`, recorded with a received
+  /// action, or the live one; afterwards the step's values are accepted.
   private func assertState(
     previous: State,
     actual: State,
+    actualShared: [ObjectIdentifier: Any]? = nil,
     update: ((inout State) throws -> Void)?,
     location: SourceLocation,
     expectsChange: Bool = true
+  ) {
+    let shared = storage.ledger.shared
+    defer { shared.register(actual) }
+    shared.asserting(expectedFromActual: exhaustivity != .on, actual: actualShared) {
+      assertState(
+        previous: previous, actual: actual, actualShared: actualShared, update: update,
+        location: location, expectsChange: expectsChange, shared: shared)
+    }
+  }
+
+  private func assertState(
+    previous: State,
+    actual: State,
+    actualShared: [ObjectIdentifier: Any]?,
+    update: ((inout State) throws -> Void)?,
+    location: SourceLocation,
+    expectsChange: Bool,
+    shared: SharedChangeTracker
   ) {
     var threw = false
     let dependencies = self.dependencies
@@ -573,8 +600,11 @@ public final class TestStore<State: Equatable, Action> {
 
     switch exhaustivity {
     case .on:
+      // Whether the step changed anything, shared state included (measured before the test's
+      // closure changes the expected copies).
+      let changed = previous != actual
       guard let update else {
-        if previous != actual {
+        if changed {
           fail(
             stateMismatch(
               "State was not expected to change, but a change occurred.", previous, actual),
@@ -588,7 +618,7 @@ public final class TestStore<State: Equatable, Action> {
         fail(
           stateMismatch("A state change does not match expectation.", expected, actual),
           at: location)
-      } else if expectsChange, expected == previous {
+      } else if expectsChange, !changed {
         fail(
           """
           Expected state to change, but no change occurred.
@@ -608,6 +638,7 @@ public final class TestStore<State: Equatable, Action> {
           stateMismatch("A state change does not match expectation.", expected, actual),
           at: location)
       } else if showSkippedAssertions {
+        shared.restartExpectations(actual: actualShared)
         let exhaustiveExpectation = apply(update, to: previous)
         if exhaustiveExpectation != actual {
           reportSkipped(
@@ -650,6 +681,7 @@ public final class TestStore<State: Equatable, Action> {
     case .off:
       reportSkipped(Self.skippedActionsMessage(actions), at: location)
       storage.state = storage.receivedActions.last!.state
+      storage.ledger.shared.accept(storage.receivedActions.last!.shared)
       storage.receivedActions.removeAll()
     }
   }
@@ -722,7 +754,11 @@ final class TestStoreStorage<State, Action> {
   /// The state as asserted so far.
   @usableFromInline var state: State
   /// Actions sent by effects and not yet asserted, each with the state right after it.
-  @usableFromInline var receivedActions: [(action: Action, state: State)] = [] {
+  /// Actions sent by effects and not yet asserted, each with the state right after it and the
+  /// values of the shared references then.
+  @usableFromInline var receivedActions:
+    [(action: Action, state: State, shared: [ObjectIdentifier: Any])] = []
+  {
     didSet { ledger.setUnassertedCount(receivedActions.count) }
   }
   /// Where the step being run was written, for effects still running at the end.
@@ -843,6 +879,8 @@ final class InFlightEffects: Sendable {
 final class TestStoreLedger: Sendable {
   @usableFromInline let tracker = InFlightEffects()
   @usableFromInline let events = EffectEvents()
+  /// The shared references of the store's state and the values the test accepted.
+  @usableFromInline let shared = SharedChangeTracker()
   private let state = Mutex<(exhaustivity: Exhaustivity, unasserted: Int)>((.on, 0))
   private let describer = Mutex<(@Sendable () -> [String])?>(nil)
 
@@ -874,10 +912,30 @@ final class TestStoreLedger: Sendable {
     """
   }
 
+  /// Fails the test for changes to shared state that no step asserted, then accepts them.
+  func checkSharedChanges(location: SourceLocation) {
+    let changes = shared.unassertedChanges()
+    shared.accept()
+    guard !changes.isEmpty else { return }
+    reportIssue(
+      """
+      Test store finished before asserting against changes to shared state.
+
+      \(changes.map { $0.indenting(by: 4) }.joined(separator: "\n\n"))
+
+      (Expected: −, Actual: +)
+
+      Invoke "TestStore.assert" at the end of this test to assert against changes to shared state.
+      """,
+      fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column)
+  }
+
   /// The end of the test: nothing may be left unasserted.
   func completed(location: SourceLocation) {
     let (exhaustivity, unasserted) = state.withLock { ($0.exhaustivity, $0.unasserted) }
     guard exhaustivity == .on else { return }
+    if unasserted == 0 { checkSharedChanges(location: location) }
     if unasserted > 0 {
       let actions =
         Thread.isMainThread

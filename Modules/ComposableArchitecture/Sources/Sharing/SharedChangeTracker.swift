@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+
+/// How a test store asserts shared state.
+///
+/// Shared values are references, so the state before and after a step hold the same one. The
+/// tracker keeps, for every reference found in the store's state, the value the test last
+/// accepted. While the store asserts a step, the state "before" (and the copy the test's closure
+/// changes) reads that value and the state "after" reads the value the step left — the value right
+/// after the received action for a `receive` — so that an unasserted change is a difference like
+/// any other. After each assertion the values the step left are accepted.
+@usableFromInline
+final class SharedChangeTracker: @unchecked Sendable {
+  private let lock = NSLock()
+  private var roots: [ObjectIdentifier: _SharedRootBase] = [:]
+  private let asserting = Atomic<Bool>(false)
+
+  @usableFromInline init() {}
+
+  var isAsserting: Bool { asserting.load(ordering: .relaxed) }
+
+  /// Starts tracking every shared reference reachable from `value`.
+  @usableFromInline func register(_ value: Any) {
+    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return }
+    var visited = Set<ObjectIdentifier>()
+    register(value, depth: 0, visited: &visited)
+  }
+
+  private func register(_ value: Any, depth: Int, visited: inout Set<ObjectIdentifier>) {
+    if let trackable = value as? any _SharedTrackable {
+      let root = trackable.sharedRoot
+      root.startTracking(by: self)
+      lock.withLock { roots[ObjectIdentifier(root)] = root }
+      return
+    }
+    guard depth < 48 else { return }
+    let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .class {
+      guard visited.insert(ObjectIdentifier(value as AnyObject)).inserted else { return }
+    }
+    for child in mirror.children {
+      register(child.value, depth: depth + 1, visited: &visited)
+    }
+    var superclass = mirror.superclassMirror
+    while let mirror = superclass {
+      for child in mirror.children {
+        register(child.value, depth: depth + 1, visited: &visited)
+      }
+      superclass = mirror.superclassMirror
+    }
+  }
+
+  /// The live value of every tracked reference, recorded with a received action.
+  @usableFromInline func capture() -> [ObjectIdentifier: Any] {
+    let roots = lock.withLock { self.roots }
+    guard !roots.isEmpty else { return [:] }
+    return roots.mapValues { $0.liveValue() }
+  }
+
+  /// Runs an assertion: `body` sees the expected values on the "before" side — the accepted ones,
+  /// or the step's own with `expectedFromActual` — and `actual` (or the live values) on the
+  /// "after" side. Afterwards those values are accepted.
+  func asserting<R>(
+    expectedFromActual: Bool = false, actual: [ObjectIdentifier: Any]? = nil, _ body: () -> R
+  ) -> R {
+    let roots = lock.withLock { self.roots }
+    guard !roots.isEmpty else { return body() }
+    for (id, root) in roots {
+      root.beginAssertion(expectedFromActual: expectedFromActual, actual: actual?[id])
+    }
+    asserting.store(true, ordering: .relaxed)
+    defer {
+      asserting.store(false, ordering: .relaxed)
+      for (id, root) in roots { root.endAssertion(accepting: actual?[id]) }
+    }
+    return body()
+  }
+
+  /// Restarts the expected side from the accepted values, within an assertion.
+  func restartExpectations(actual: [ObjectIdentifier: Any]? = nil) {
+    let roots = lock.withLock { self.roots }
+    for (id, root) in roots {
+      root.beginAssertion(expectedFromActual: false, actual: actual?[id])
+    }
+  }
+
+  /// Accepts `values` (or the live values) as asserted, as skipping actions does.
+  func accept(_ values: [ObjectIdentifier: Any]? = nil) {
+    let roots = lock.withLock { self.roots }
+    for (id, root) in roots { root.endAssertion(accepting: values?[id]) }
+  }
+
+  /// The differences between the accepted and the live value of each reference that changed
+  /// since the last assertion.
+  func unassertedChanges() -> [String] {
+    let roots = lock.withLock { self.roots }
+    return roots.values.compactMap { $0.unassertedChange() }
+  }
+}

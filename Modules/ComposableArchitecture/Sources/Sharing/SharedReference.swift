@@ -1,0 +1,253 @@
+import Foundation
+import Synchronization
+
+/// Which copy of a shared value a read sees. Outside a test store's assertion there is one copy,
+/// the live value; while a test store asserts, the state "before" (and as the test expects it)
+/// sees the last asserted value, and the state "after" sees the value the step left.
+@usableFromInline
+enum _SharedSide: Sendable {
+  case live
+  case expected
+  case actual
+}
+
+/// A readable place holding a shared value: a root reference, or a member of one.
+///
+/// Subclasses only; the runtime's `Shared` and `SharedReader` hold one of these.
+@usableFromInline
+class _SharedReadableBox<Value>: @unchecked Sendable {
+  /// The reference the value lives in; its lock guards every read and write.
+  var root: _SharedRootBase { fatalError("subclass") }
+
+  /// The value as `side` sees it.
+  func value(_ side: _SharedSide) -> Value { fatalError("subclass") }
+
+  /// The side a plain read sees: the expected copy while a test store asserts, else the live one.
+  final var currentSide: _SharedSide {
+    root.isAsserting ? .expected : .live
+  }
+
+  /// Whether `other` reads the same place: the same root, through the same path.
+  func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool { fatalError("subclass") }
+}
+
+/// A readable and writable place holding a shared value.
+@usableFromInline
+class _SharedBox<Value>: _SharedReadableBox<Value>, @unchecked Sendable {
+  /// Runs `body` with exclusive access to the value. While a test store asserts, the expected copy
+  /// is changed; otherwise the live value, which is then saved to the key, if any.
+  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { fatalError("subclass") }
+}
+
+/// The part of a root reference that does not depend on the value's type: its lock and the test
+/// store that tracks it.
+@usableFromInline
+class _SharedRootBase: @unchecked Sendable {
+  /// Set once any shared reference exists, so that test stores of features without shared state
+  /// never walk their state looking for it.
+  static let anyCreated = Atomic<Bool>(false)
+
+  let lock = NSRecursiveLock()
+  /// The test store tracking this reference, if any (weak: the reference may outlive it).
+  weak var tracker: SharedChangeTracker?
+
+  init() {
+    Self.anyCreated.store(true, ordering: .relaxed)
+  }
+
+  var isAsserting: Bool {
+    guard let tracker else { return false }
+    return tracker.isAsserting
+  }
+
+  // Type-erased hooks for `SharedChangeTracker`.
+  func startTracking(by tracker: SharedChangeTracker) { fatalError("subclass") }
+  func beginAssertion(expectedFromActual: Bool, actual: Any?) { fatalError("subclass") }
+  func endAssertion(accepting actual: Any?) { fatalError("subclass") }
+  func liveValue() -> Any { fatalError("subclass") }
+  func unassertedChange() -> String? { fatalError("subclass") }
+}
+
+/// The reference a shared value lives in.
+@usableFromInline
+final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
+  private var live: Value
+  /// The value the tracking test store last accepted.
+  private var asserted: Value?
+  /// During an assertion: the copy the test's expectations change.
+  private var expected: Value?
+  /// During an assertion of a received action: the value right after that action.
+  private var actualOverride: Value?
+  /// Saves the live value after each change, for a value with a persistence key.
+  let persistence: _SharedPersistence<Value>?
+
+  init(_ value: Value, persistence: _SharedPersistence<Value>? = nil) {
+    self.live = value
+    self.persistence = persistence
+    super.init()
+  }
+
+  deinit {
+    persistence?.subscription?.cancel()
+  }
+
+  func read(_ side: _SharedSide) -> Value {
+    lock.withLock {
+      switch side {
+      case .live: live
+      case .expected: expected ?? asserted ?? live
+      case .actual: actualOverride ?? live
+      }
+    }
+  }
+
+  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    lock.lock()
+    if isAsserting {
+      defer { lock.unlock() }
+      var copy = expected ?? asserted ?? live
+      defer { expected = copy }
+      return try body(&copy)
+    }
+    var copy = live
+    let result: R
+    do {
+      result = try body(&copy)
+    } catch {
+      lock.unlock()
+      throw error
+    }
+    live = copy
+    lock.unlock()
+    persistence?.save(copy, context: .didSet)
+    return result
+  }
+
+  /// Replaces the live value without saving it (a value loaded from, or pushed by, the key).
+  func replaceLive(_ value: Value) {
+    lock.withLock { live = value }
+  }
+
+  override func startTracking(by tracker: SharedChangeTracker) {
+    lock.withLock {
+      guard self.tracker !== tracker else { return }
+      self.tracker = tracker
+      asserted = live
+    }
+  }
+
+  override func beginAssertion(expectedFromActual: Bool, actual: Any?) {
+    lock.withLock {
+      actualOverride = actual as? Value
+      expected = expectedFromActual ? (actualOverride ?? live) : (asserted ?? live)
+    }
+  }
+
+  override func endAssertion(accepting actual: Any?) {
+    lock.withLock {
+      asserted = (actual as? Value) ?? actualOverride ?? live
+      expected = nil
+      actualOverride = nil
+    }
+  }
+
+  override func liveValue() -> Any {
+    lock.withLock { live }
+  }
+
+  override func unassertedChange() -> String? {
+    let (asserted, live) = lock.withLock { (self.asserted, self.live) }
+    guard let asserted else { return nil }
+    return diff(asserted, live, format: .proportional)
+  }
+}
+
+/// The root itself as a box.
+final class _SharedRootBox<Value>: _SharedBox<Value>, @unchecked Sendable {
+  let reference: _SharedRoot<Value>
+
+  init(_ reference: _SharedRoot<Value>) {
+    self.reference = reference
+  }
+
+  override var root: _SharedRootBase { reference }
+  override func value(_ side: _SharedSide) -> Value { reference.read(side) }
+  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    try reference.withLock(body)
+  }
+  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
+    (other as? _SharedRootBox<Value>)?.reference === reference
+  }
+}
+
+/// A writable member of a shared value: `$user.name`.
+final class _SharedMemberBox<Parent, Value>: _SharedBox<Value>, @unchecked Sendable {
+  let parent: _SharedBox<Parent>
+  let keyPath: WritableKeyPath<Parent, Value>
+
+  init(_ parent: _SharedBox<Parent>, _ keyPath: WritableKeyPath<Parent, Value>) {
+    self.parent = parent
+    self.keyPath = keyPath
+  }
+
+  override var root: _SharedRootBase { parent.root }
+  override func value(_ side: _SharedSide) -> Value { parent.value(side)[keyPath: keyPath] }
+  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    try parent.withLock { try body(&$0[keyPath: keyPath]) }
+  }
+  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
+    guard let other = other as? _SharedMemberBox<Parent, Value> else { return false }
+    return other.keyPath == keyPath && other.parent.isSamePlace(as: parent)
+  }
+}
+
+/// A read-only member of a shared value: `$todos.count`, or any member of a `SharedReader`.
+final class _SharedReadOnlyMemberBox<Parent, Value>: _SharedReadableBox<Value>, @unchecked Sendable
+{
+  let parent: _SharedReadableBox<Parent>
+  let keyPath: KeyPath<Parent, Value>
+
+  init(_ parent: _SharedReadableBox<Parent>, _ keyPath: KeyPath<Parent, Value>) {
+    self.parent = parent
+    self.keyPath = keyPath
+  }
+
+  override var root: _SharedRootBase { parent.root }
+  override func value(_ side: _SharedSide) -> Value { parent.value(side)[keyPath: keyPath] }
+  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
+    guard let other = other as? _SharedReadOnlyMemberBox<Parent, Value> else { return false }
+    return other.keyPath == keyPath && other.parent.isSamePlace(as: parent)
+  }
+}
+
+/// A shared optional seen as present: `Shared($currentUser)`. Should the value become `nil`, the
+/// last value read stands in for it.
+final class _SharedUnwrappedBox<Value>: _SharedBox<Value>, @unchecked Sendable {
+  let parent: _SharedBox<Value?>
+  private let lock = NSLock()
+  private var last: Value
+
+  init?(_ parent: _SharedBox<Value?>) {
+    guard let value = parent.value(parent.currentSide) else { return nil }
+    self.parent = parent
+    self.last = value
+  }
+
+  override var root: _SharedRootBase { parent.root }
+  override func value(_ side: _SharedSide) -> Value {
+    guard let value = parent.value(side) else { return lock.withLock { last } }
+    lock.withLock { last = value }
+    return value
+  }
+  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    try parent.withLock { optional in
+      var value = optional ?? lock.withLock { last }
+      defer { optional = value }
+      return try body(&value)
+    }
+  }
+  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
+    guard let other = other as? _SharedUnwrappedBox<Value> else { return false }
+    return other.parent.isSamePlace(as: parent)
+  }
+}

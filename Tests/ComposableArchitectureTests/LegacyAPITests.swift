@@ -393,3 +393,27 @@ struct TaskResultTests {
     #expect(result[case: \.failure] == nil)
   }
 }
+
+struct LegacySharingTests {
+  struct Flag: PersistenceKey, Hashable {
+    typealias Value = Bool
+    func load(context: LoadContext<Bool>, continuation: LoadContinuation<Bool>) {
+      continuation.resume(returning: true)
+    }
+    func subscribe(context: LoadContext<Bool>, subscriber: SharedSubscriber<Bool>)
+      -> SharedSubscription
+    { SharedSubscription {} }
+    func save(_ value: Bool, context: SaveContext, continuation: SaveContinuation) {
+      continuation.resume()
+    }
+  }
+
+  @Test func oldSpellingsStillWork() {
+    let count = Shared(0)
+    count.withLock { $0 += 1 }
+    #expect(count.reader.wrappedValue == 1)
+    #expect(SharedReader.constant(1) == count.reader)
+    @Shared(Flag()) var flag = false
+    #expect(flag, "a key written against the old protocol name loads")
+  }
+}

@@ -280,3 +280,43 @@ public typealias ReducerProtocol = Reducer
 
 @available(*, unavailable, renamed: "ReducerOf")
 public typealias ReducerProtocolOf<R: Reducer> = Reducer<R.State, R.Action>
+
+// MARK: - Sharing
+
+@available(*, deprecated, renamed: "SharedKey")
+public typealias PersistenceKey = SharedKey
+
+@available(*, deprecated, renamed: "SharedReaderKey")
+public typealias PersistenceReaderKey = SharedReaderKey
+
+@available(*, deprecated, message: "Use 'Base.Default' instead of 'PersistenceKeyDefault<Base>'")
+public typealias PersistenceKeyDefault = _SharedKeyDefault
+
+extension Shared {
+  /// A shared reference to `value`, not persisted.
+  @available(*, deprecated, renamed: "init(value:)")
+  public init(_ value: sending Value) {
+    self.init(value: value)
+  }
+
+  /// A read-only view of this value.
+  @available(*, deprecated, message: "Use the 'SharedReader($shared)' initializer, instead")
+  public var reader: SharedReader<Value> { SharedReader(self) }
+
+  /// A read-only member, by key path.
+  @available(
+    *, deprecated,
+    message: "Use dynamic member lookup instead ('$shared.member', not '$shared.read(\\.member)')"
+  )
+  public func read<Member>(_ keyPath: KeyPath<Value, Member>) -> SharedReader<Member> {
+    SharedReader(self)[dynamicMember: keyPath]
+  }
+}
+
+extension SharedReader {
+  /// A reader of a constant value.
+  @available(*, deprecated, message: "Use 'SharedReader(value:)', instead.")
+  public static func constant(_ value: sending Value) -> Self {
+    Self(value: value)
+  }
+}

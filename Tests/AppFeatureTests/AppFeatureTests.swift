@@ -146,7 +146,7 @@ struct AppFeatureTests {
       $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
     }
     await store.send(\.episodes.episodes[id: UUID(1)].favorite.buttonTapped) {
-      $0.episodes.episodes[id: UUID(1)]?.isFavorite = true
+      $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
     }
     await store.receive(\.episodes.episodes[id: UUID(1)].favorite.response.success)
   }

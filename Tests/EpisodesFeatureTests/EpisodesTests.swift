@@ -13,7 +13,7 @@ struct EpisodesTests {
       $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
     }
     await store.send(\.episodes[id: UUID(2)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(2)]?.isFavorite = true
+      $0.episodes[id: UUID(2)]?.$isFavorite.withLock { $0 = true }
     }
     await store.receive(\.episodes[id: UUID(2)].favorite.response.success)
     #expect(store.state.episodes.filter(\.isFavorite).map(\.title) == ["Algebraic Data Types"])
@@ -29,20 +29,108 @@ struct EpisodesTests {
       }
     }
     await store.send(\.episodes[id: UUID(0)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(0)]?.isFavorite = true
+      $0.episodes[id: UUID(0)]?.$isFavorite.withLock { $0 = true }
     }
     await store.receive(\.episodes[id: UUID(0)].favorite.response.success)
     await store.send(\.episodes[id: UUID(4)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(4)]?.isFavorite = true
+      $0.episodes[id: UUID(4)]?.$isFavorite.withLock { $0 = true }
     }
     await store.receive(\.episodes[id: UUID(4)].favorite.response.failure) {
       $0.episodes[id: UUID(4)]?.alert = AlertState { TextState("Favoriting failed.") }
     }
     await store.send(\.episodes[id: UUID(4)].favorite.alert.dismiss) {
       $0.episodes[id: UUID(4)]?.alert = nil
-      $0.episodes[id: UUID(4)]?.isFavorite = false
+      $0.episodes[id: UUID(4)]?.$isFavorite.withLock { $0 = false }
     }
     #expect(store.state.episodes[id: UUID(0)]?.isFavorite == true)
+  }
+
+  @Test func tappingAnEpisodePushesItsScreenSharingTheRowsFavorite() async {
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
+    }
+    await store.send(.episodeTapped(UUID(1))) {
+      $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(1)]!)
+    }
+    // The favorite button of the screen changes the row too: one shared value.
+    await store.send(\.path[id: 0].favorite.buttonTapped) {
+      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
+    }
+    #expect(store.state.episodes[id: UUID(1)]?.isFavorite == true)
+    await store.receive(\.path[id: 0].favorite.response.success)
+    // And the row's button changes the screen.
+    await store.send(\.episodes[id: UUID(1)].favorite.buttonTapped) {
+      $0.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = false }
+    }
+    #expect(store.state.path[id: 0]?.isFavorite == false)
+    await store.receive(\.episodes[id: UUID(1)].favorite.response.success)
+  }
+
+  @Test func theScreenClosesItselfWithDismiss() async {
+    let store = TestStore(initialState: Episodes.State()) { Episodes() }
+    await store.send(.episodeTapped(UUID(3))) {
+      $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(3)]!)
+    }
+    await store.send(\.path[id: 0].closeButtonTapped)
+    await store.receive(\.path.popFrom) {
+      $0.path = StackState()
+    }
+  }
+
+  @Test func aFailureOnTheScreenAlertsThereAndRollsBackBoth() async {
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      $0.favoriteClient.favorite = { _, _ in throw FavoriteError() }
+    }
+    await store.send(.episodeTapped(UUID(0))) {
+      $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(0)]!)
+    }
+    await store.send(\.path[id: 0].favorite.buttonTapped) {
+      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
+    }
+    await store.receive(\.path[id: 0].favorite.response.failure) {
+      $0.path[id: 0]?.alert = AlertState { TextState("Favoriting failed.") }
+    }
+    #expect(store.state.episodes[id: UUID(0)]?.alert == nil, "the alert is the screen's")
+    await store.send(\.path[id: 0].favorite.alert.dismiss) {
+      $0.path[id: 0]?.alert = nil
+      $0.path[id: 0]?.$isFavorite.withLock { $0 = false }
+    }
+    #expect(store.state.episodes[id: UUID(0)]?.isFavorite == false)
+  }
+
+  @Test func poppingTheScreenCancelsItsSave() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      $0.favoriteClient.favorite = { _, isFavorite in
+        try await clock.sleep(for: .seconds(1))
+        return isFavorite
+      }
+    }
+    await store.send(.episodeTapped(UUID(2))) {
+      $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(2)]!)
+    }
+    await store.send(\.path[id: 0].favorite.buttonTapped) {
+      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
+    }
+    await store.send(.path(.popFrom(id: 0))) {
+      $0.path = StackState()
+    }
+    // The save was cancelled with the screen: nothing is received, the choice stays.
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.episodes[id: UUID(2)]?.isFavorite == true)
+  }
+
+  @Test func theMocksAreNewReferencesEachTime() {
+    let first = IdentifiedArrayOf<Episode.State>.mocks
+    let second = IdentifiedArrayOf<Episode.State>.mocks
+    first[id: UUID(0)]?.$isFavorite.withLock { $0 = true }
+    #expect(second[id: UUID(0)]?.isFavorite == false)
   }
 
   @Test func simulatedClientWaitsThenFailsOnALowRoll() async throws {

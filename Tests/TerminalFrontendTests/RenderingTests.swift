@@ -135,7 +135,7 @@ struct RenderingTests {
     let text = ScreenRenderer.render(
       state {
         $0.selectedTab = .episodes
-        $0.episodes.episodes[id: UUID(1)]?.isFavorite = true
+        $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
         $0.episodes.episodes[id: UUID(1)]?.alert = AlertState { TextState("Favoriting failed.") }
       }, view: ViewState(), style: .plain)
     #expect(text.contains("› ♡ Functions\n  ♥ Side Effects\n"))

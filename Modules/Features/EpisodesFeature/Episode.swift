@@ -9,7 +9,8 @@ public struct Episode: Sendable {
   public struct State: Equatable, Identifiable, Sendable {
     public var alert: AlertState<FavoritingAction.Alert>?
     public let id: UUID
-    public var isFavorite: Bool
+    /// Whether the episode is a favorite, shared with its detail screen while one is open.
+    @Shared public var isFavorite: Bool
     public let title: String
 
     public init(
@@ -18,16 +19,29 @@ public struct Episode: Sendable {
       isFavorite: Bool = false,
       title: String
     ) {
+      self.init(alert: alert, id: id, isFavorite: Shared(value: isFavorite), title: title)
+    }
+
+    /// A row whose favorite state is `isFavorite`'s reference.
+    public init(
+      alert: AlertState<FavoritingAction.Alert>? = nil,
+      id: UUID,
+      isFavorite: Shared<Bool>,
+      title: String
+    ) {
       self.alert = alert
       self.id = id
-      self.isFavorite = isFavorite
+      self._isFavorite = isFavorite
       self.title = title
     }
 
     /// The favorite button's view of this row.
     public var favorite: FavoritingState<UUID> {
       get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite) }
-      set { (alert, isFavorite) = (newValue.alert, newValue.isFavorite) }
+      set {
+        alert = newValue.alert
+        $isFavorite.setIfChanged(newValue.isFavorite)
+      }
     }
   }
 

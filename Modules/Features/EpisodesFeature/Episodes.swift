@@ -2,40 +2,67 @@ import ComposableArchitecture
 import FavoritingFeature
 import Foundation
 
-/// A list of episodes, each with its own favorite button, through `forEach`.
+/// A list of episodes, each with its own favorite button, through `forEach`, and a navigation
+/// stack of episode screens (``EpisodeDetail``) through `forEach` over a `StackState`.
+///
+/// ``Action/episodeTapped(_:)`` pushes the episode's screen, sharing the row's favorite state; a
+/// screen closes itself with `dismiss()`, or the front end pops it with `.path(.popFrom(id:))`.
 @Reducer
 public struct Episodes: Sendable {
   @ObservableState
   public struct State: Equatable, Sendable {
     public var episodes: IdentifiedArrayOf<Episode.State>
+    /// The episode screens on the navigation stack, the last one on top.
+    public var path: StackState<EpisodeDetail.State>
 
-    public init(episodes: IdentifiedArrayOf<Episode.State> = .mocks) {
+    public init(
+      episodes: IdentifiedArrayOf<Episode.State> = .mocks,
+      path: StackState<EpisodeDetail.State> = StackState()
+    ) {
       self.episodes = episodes
+      self.path = path
     }
   }
 
   public enum Action: Sendable {
+    case episodeTapped(Episode.State.ID)
     case episodes(IdentifiedActionOf<Episode>)
+    case path(StackActionOf<EpisodeDetail>)
   }
 
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    Reduce { _, _ in .none }
-      .forEach(\.episodes, action: \.episodes) {
-        Episode()
+    Reduce { state, action in
+      switch action {
+      case .episodeTapped(let id):
+        guard let episode = state.episodes[id: id] else { return .none }
+        state.path.append(EpisodeDetail.State(episode: episode))
+        return .none
+      case .episodes, .path:
+        return .none
       }
+    }
+    .forEach(\.episodes, action: \.episodes) {
+      Episode()
+    }
+    .forEach(\.path, action: \.path) {
+      EpisodeDetail()
+    }
   }
 }
 
 extension IdentifiedArray where ID == UUID, Element == Episode.State {
-  /// The seed's episodes, with fixed ids so that front ends and tests can name them.
-  public static let mocks: Self = [
-    Episode.State(id: UUID(0), title: "Functions"),
-    Episode.State(id: UUID(1), title: "Side Effects"),
-    Episode.State(id: UUID(2), title: "Algebraic Data Types"),
-    Episode.State(id: UUID(3), title: "DSLs"),
-    Episode.State(id: UUID(4), title: "Parsers"),
-    Episode.State(id: UUID(5), title: "Composable Architecture"),
-  ]
+  /// The seed's episodes, with fixed ids so that front ends and tests can name them. Each access
+  /// makes new rows: their favorite states are references, and no two sessions may share them.
+  public static var mocks: Self {
+    [
+      Episode.State(id: UUID(0), title: "Functions"),
+      Episode.State(id: UUID(1), title: "Side Effects"),
+      Episode.State(id: UUID(2), title: "Algebraic Data Types"),
+      Episode.State(id: UUID(3), title: "DSLs"),
+      Episode.State(id: UUID(4), title: "Parsers"),
+      Episode.State(id: UUID(5), title: "Composable Architecture"),
+    ]
+  }
 }

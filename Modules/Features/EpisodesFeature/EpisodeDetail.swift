@@ -1,0 +1,69 @@
+import ComposableArchitecture
+import FavoritingFeature
+import Foundation
+
+/// An episode's own screen, pushed on the episodes' navigation stack.
+///
+/// Its favorite button is a second ``Favoriting`` over the same `@Shared` favorite state as the
+/// episode's row, so a choice made on either shows on both; a failure alert shows where the tap
+/// was. ``Action/closeButtonTapped`` dismisses the screen (`@Dependency(\.dismiss)`), which pops
+/// it off the stack and cancels its effects.
+@Reducer
+public struct EpisodeDetail: Sendable {
+  @ObservableState
+  public struct State: Equatable, Sendable {
+    public var alert: AlertState<FavoritingAction.Alert>?
+    public let id: UUID
+    @Shared public var isFavorite: Bool
+    public let title: String
+
+    /// The detail of `episode`, sharing its favorite state.
+    public init(episode: Episode.State) {
+      self.alert = nil
+      self.id = episode.id
+      self._isFavorite = episode.$isFavorite
+      self.title = episode.title
+    }
+
+    /// The favorite button's view of this screen.
+    public var favorite: FavoritingState<UUID> {
+      get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite) }
+      set {
+        alert = newValue.alert
+        $isFavorite.setIfChanged(newValue.isFavorite)
+      }
+    }
+  }
+
+  public enum Action: Sendable {
+    case closeButtonTapped
+    case favorite(FavoritingAction)
+  }
+
+  @Dependency(\.dismiss) var dismiss
+  @Dependency(\.favoriteClient) var favoriteClient
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Scope(state: \.favorite, action: \.favorite) {
+      Favoriting(favorite: favoriteClient.favorite)
+    }
+    Reduce { _, action in
+      switch action {
+      case .closeButtonTapped:
+        return .run { _ in await dismiss() }
+      case .favorite:
+        return .none
+      }
+    }
+  }
+}
+
+extension Shared where Value: Equatable {
+  /// Writes `value` unless it is already the value, so that reading a state back does not count
+  /// as a change of the shared value.
+  func setIfChanged(_ value: Value) {
+    if wrappedValue != value { withLock { $0 = value } }
+  }
+}

@@ -253,6 +253,19 @@ def main():
             assert heart().get_attribute("aria-pressed") == "true"
             assert not c.find_all("#episode-list .episode .alert")[0].is_displayed()
 
+        def episode_screen_on_a_stack():
+            # Episodes tab is shown (favorite_succeeds ran): open the third episode's screen.
+            c.find_all('#episode-list .episode [data-do="episode.open"]')[2].click()
+            c.wait(lambda: c.find("#episode-screen").is_displayed(), "screen pushed")
+            assert not c.find("#episode-list").is_displayed(), "the screen covers the list"
+            assert c.text("#screen-title") == "Algebraic Data Types", c.text("#screen-title")
+            c.find("#screen-heart").click()
+            c.wait(lambda: c.find("#screen-heart").get_attribute("aria-pressed") == "true", "favorited")
+            c.find("#screen-close").click()
+            c.wait(lambda: not c.find("#episode-screen").is_displayed(), "screen closed (dismiss)")
+            heart = c.find_all("#episode-list .episode .heart")[2]
+            assert heart.get_attribute("aria-pressed") == "true", "the row shares the favorite"
+
         def state_survives_a_reload_of_the_api():
             state = json.loads(driver.execute_script(
                 "return JSON.stringify(state)"))
@@ -317,6 +330,8 @@ def main():
             ("search shows results and a forecast chart", search_and_forecast),
             ("display name changes the header", settings_change_the_header),
             ("favorite succeeds", favorite_succeeds),
+            ("an episode screen is pushed, shares the favorite, and closes itself",
+             episode_screen_on_a_stack),
             ("page state matches the server", state_survives_a_reload_of_the_api),
             ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),
             ("upstream errors are visible", upstream_errors_are_visible),

@@ -108,6 +108,20 @@ struct BadInputTests {
       body: #"{"type": "episode.dismissAlert", "id": "00000000-0000-0000-0000-000000000000"}"#,
       status: .conflict,
       message: "episode 00000000-0000-0000-0000-000000000000 has no alert to dismiss"),
+    Case(
+      name: "opening an episode that does not exist",
+      body: #"{"type": "episode.open", "id": "00000000-0000-0000-0000-0000000000FF"}"#,
+      status: .unprocessableContent,
+      message: "no episode with id 00000000-0000-0000-0000-0000000000FF"),
+    Case(
+      name: "favoriting on a screen that is not open", body: #"{"type": "screen.favorite"}"#,
+      status: .conflict, message: "no episode screen is open"),
+    Case(
+      name: "closing a screen that is not open", body: #"{"type": "screen.close"}"#,
+      status: .conflict, message: "no episode screen is open"),
+    Case(
+      name: "dismissing a screen alert that is not shown", body: #"{"type": "screen.dismissAlert"}"#,
+      status: .conflict, message: "the episode screen has no alert to dismiss"),
   ]
 
   @Test(arguments: invalidBodies)

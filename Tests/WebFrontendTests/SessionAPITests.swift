@@ -177,6 +177,37 @@ struct SessionAPITests {
     }
   }
 
+  @Test func anEpisodeScreenSharesTheRowsFavoriteAndClosesItself() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      let opened = try await client.send(.openEpisode(id: UUID(3)), to: id)
+      #expect(opened.state.episodeScreens.map(\.title) == ["DSLs"])
+      let favorited = try await client.send(.toggleScreenFavorite, to: id)
+      #expect(favorited.state.episodeScreens[0].isFavorite)
+      #expect(favorited.state.episodes[3].isFavorite, "the row shares the screen's favorite")
+      try await client.send(.closeScreen, to: id)
+      let closed = try await client.waitForState(of: id) { $0.episodeScreens.isEmpty }
+      #expect(closed.episodes[3].isFavorite)
+    }
+  }
+
+  @Test func aFailedFavoriteOnTheScreenAlertsThere() async throws {
+    let registry = makeRegistry {
+      $0.favoriteClient = FavoriteClient(favorite: { _, _ in throw FavoriteError() })
+    }
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.openEpisode(id: UUID(1)), to: id)
+      try await client.send(.toggleScreenFavorite, to: id)
+      let failed = try await client.waitForState(of: id) { $0.episodeScreens.first?.alert != nil }
+      #expect(failed.episodeScreens[0].alert?.title == "Favoriting failed.")
+      #expect(failed.episodes[1].alert == nil)
+      let dismissed = try await client.send(.dismissScreenAlert, to: id)
+      #expect(dismissed.state.episodeScreens[0].isFavorite == false)
+      #expect(dismissed.state.episodes[1].isFavorite == false)
+    }
+  }
+
   @Test func aSessionIsEndedOnRequest() async throws {
     let registry = makeRegistry()
     try await makeApplication(registry).test(.router) { client in

@@ -27,6 +27,8 @@ public struct StateView: Codable, Equatable, Sendable {
   public var search: SearchView
   public var settings: SettingsView
   public var episodes: [EpisodeView]
+  /// The episode screens open on the navigation stack, the last one on top (the one shown).
+  public var episodeScreens: [EpisodeView]
 
   /// One counter of the list.
   public struct CounterView: Codable, Equatable, Sendable {
@@ -113,6 +115,12 @@ public struct StateView: Codable, Equatable, Sendable {
     /// e.g. `Favoriting failed.`
     public var title: String
     public var message: String?
+
+    init?<Action>(_ alert: AlertState<Action>?) {
+      guard let alert else { return nil }
+      self.title = alert.title.string
+      self.message = alert.message?.string
+    }
   }
 }
 
@@ -167,9 +175,10 @@ extension StateView {
       temperatureUnit: settings.temperatureUnit.rawValue
     )
     self.episodes = state.episodes.episodes.map {
-      EpisodeView(
-        id: $0.id, title: $0.title, isFavorite: $0.isFavorite,
-        alert: $0.alert.map { Alert(title: $0.title.string, message: $0.message?.string) })
+      EpisodeView(id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: Alert($0.alert))
+    }
+    self.episodeScreens = state.episodes.path.map {
+      EpisodeView(id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: Alert($0.alert))
     }
   }
 

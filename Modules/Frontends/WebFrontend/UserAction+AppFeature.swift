@@ -57,7 +57,29 @@ extension UserAction {
         throw APIError(.conflict, "episode \(id.uuidString) has no alert to dismiss")
       }
       return .episodes(.episodes(.element(id: id, action: .favorite(.alert(.dismiss)))))
+    case .openEpisode(let id):
+      try Self.requireEpisode(id, in: state)
+      return .episodes(.episodeTapped(id))
+    case .toggleScreenFavorite:
+      return try Self.topScreen(.favorite(.buttonTapped), in: state)
+    case .dismissScreenAlert:
+      guard state.episodes.path.last?.alert != nil else {
+        throw APIError(.conflict, "the episode screen has no alert to dismiss")
+      }
+      return try Self.topScreen(.favorite(.alert(.dismiss)), in: state)
+    case .closeScreen:
+      return try Self.topScreen(.closeButtonTapped, in: state)
     }
+  }
+
+  /// `action` for the episode screen on top of the stack.
+  private static func topScreen(
+    _ action: EpisodeDetail.Action, in state: AppFeature.State
+  ) throws(APIError) -> AppFeature.Action {
+    guard let id = state.episodes.path.ids.last else {
+      throw APIError(.conflict, "no episode screen is open")
+    }
+    return .episodes(.path(.element(id: id, action: action)))
   }
 
   private static func counter(

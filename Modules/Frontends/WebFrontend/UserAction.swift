@@ -49,6 +49,14 @@ public enum UserAction: Equatable, Sendable {
   case toggleFavorite(episodeID: UUID)
   /// `{"type":"episode.dismissAlert","id":"<uuid>"}` — the OK button of the failure alert.
   case dismissFavoriteAlert(episodeID: UUID)
+  /// `{"type":"episode.open","id":"<uuid>"}` — pushes the episode's screen.
+  case openEpisode(id: UUID)
+  /// `{"type":"screen.favorite"}` — the favorite button of the episode screen on top.
+  case toggleScreenFavorite
+  /// `{"type":"screen.dismissAlert"}` — the OK button of the top screen's failure alert.
+  case dismissScreenAlert
+  /// `{"type":"screen.close"}` — the top screen closes itself.
+  case closeScreen
 
   /// The longest search query accepted, in characters.
   public static let maximumQueryLength = 200
@@ -57,7 +65,8 @@ public enum UserAction: Equatable, Sendable {
   public static let types = [
     "tab.select", "counter.add", "counter.remove", "counter.increment", "counter.decrement",
     "counter.fact", "counter.random", "counter.timer", "search.query", "search.submit",
-    "search.select", "settings.set", "settings.reset", "episode.favorite",
+    "search.select", "settings.set", "settings.reset", "episode.favorite", "episode.open",
+    "screen.favorite", "screen.dismissAlert", "screen.close",
     "episode.dismissAlert",
   ]
 
@@ -79,6 +88,10 @@ public enum UserAction: Equatable, Sendable {
     case .resetSettings: "settings.reset"
     case .toggleFavorite: "episode.favorite"
     case .dismissFavoriteAlert: "episode.dismissAlert"
+    case .openEpisode: "episode.open"
+    case .toggleScreenFavorite: "screen.favorite"
+    case .dismissScreenAlert: "screen.dismissAlert"
+    case .closeScreen: "screen.close"
     }
   }
 }
@@ -207,6 +220,14 @@ extension UserAction: Codable {
       self = .toggleFavorite(episodeID: try payload.episodeID())
     case "episode.dismissAlert":
       self = .dismissFavoriteAlert(episodeID: try payload.episodeID())
+    case "episode.open":
+      self = .openEpisode(id: try payload.episodeID())
+    case "screen.favorite":
+      self = .toggleScreenFavorite
+    case "screen.dismissAlert":
+      self = .dismissScreenAlert
+    case "screen.close":
+      self = .closeScreen
     default:
       throw DecodingFailure(
         "unknown action type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
@@ -219,11 +240,12 @@ extension UserAction: Codable {
     switch self {
     case .selectTab(let tab):
       try container.encode(tab, forKey: Key("tab"))
-    case .addCounter, .submitSearch, .resetSettings:
+    case .addCounter, .submitSearch, .resetSettings, .toggleScreenFavorite, .dismissScreenAlert,
+      .closeScreen:
       break
     case .removeCounter(let id), .incrementCounter(let id), .decrementCounter(let id),
       .requestFact(let id), .requestRandomNumber(let id), .toggleTimer(let id),
-      .toggleFavorite(let id), .dismissFavoriteAlert(let id):
+      .toggleFavorite(let id), .dismissFavoriteAlert(let id), .openEpisode(let id):
       try container.encode(id, forKey: Key("id"))
     case .changeSearchQuery(let query):
       try container.encode(query, forKey: Key("query"))

@@ -105,6 +105,12 @@ enum WebPage {
       </section>
 
       <section id="episodes" data-section="episodes" hidden>
+        <div class="card episode-screen" id="episode-screen" hidden>
+          <div class="row"><button class="act" id="screen-close">‹ Episodes</button><strong id="screen-title" style="flex:1"></strong>
+          <button class="heart" id="screen-heart"></button></div>
+          <div class="alert" id="screen-alert" role="alertdialog" hidden><span id="screen-alert-text"></span>
+          <button class="act" id="screen-alert-ok">OK</button></div>
+        </div>
         <div id="episode-list"></div>
       </section>
     </main>
@@ -212,7 +218,7 @@ enum WebPage {
       renderCounters(s.counters);
       renderSearch(s.search);
       renderSettings(s.settings);
-      renderEpisodes(s.episodes);
+      renderEpisodes(s.episodes, s.episodeScreens || []);
     }
 
     function keyed(container, items, create, update) {
@@ -358,12 +364,26 @@ enum WebPage {
       setShown($("displayName-error"), !!settings.displayNameError);
     }
 
-    function renderEpisodes(episodes) {
+    function renderEpisodes(episodes, screens) {
+      // The navigation stack: its top screen covers the list.
+      const screen = screens.length ? screens[screens.length - 1] : null;
+      setShown($("episode-screen"), !!screen);
+      setShown($("episode-list"), !screen);
+      if (screen) {
+        setText($("screen-title"), screen.title);
+        setText($("screen-heart"), screen.isFavorite ? "♥" : "♡");
+        $("screen-heart").setAttribute("aria-pressed", String(screen.isFavorite));
+        $("screen-heart").setAttribute("aria-label", (screen.isFavorite ? "Unfavorite " : "Favorite ") + screen.title);
+        setShown($("screen-alert"), !!screen.alert);
+        setText($("screen-alert-text"),
+          screen.alert ? [screen.alert.title, screen.alert.message].filter(Boolean).join(" ") : "");
+      }
       keyed($("episode-list"), episodes, (episode) => {
         const card = document.createElement("div");
         card.className = "card episode";
         card.innerHTML =
           '<div class="row"><span class="title" style="flex:1"></span>' +
+          '<button class="act" data-do="episode.open">Open</button>' +
           '<button class="heart" data-do="episode.favorite"></button></div>' +
           '<div class="alert" role="alertdialog" hidden><span class="alert-text"></span>' +
           '<button class="act" data-do="episode.dismissAlert">OK</button></div>';
@@ -390,6 +410,9 @@ enum WebPage {
       tab.addEventListener("click", () => send({ type: "tab.select", tab: tab.dataset.tab }));
     }
     $("add-counter").addEventListener("click", () => send({ type: "counter.add" }));
+    $("screen-close").addEventListener("click", () => send({ type: "screen.close" }));
+    $("screen-heart").addEventListener("click", () => send({ type: "screen.favorite" }));
+    $("screen-alert-ok").addEventListener("click", () => send({ type: "screen.dismissAlert" }));
     // Every keystroke is sent; the server debounces the search by 300 ms.
     $("search-query").addEventListener("input", (event) => send({ type: "search.query", query: event.target.value }));
     $("search-query").addEventListener("keydown", (event) => {

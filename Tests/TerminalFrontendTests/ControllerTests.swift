@@ -159,6 +159,27 @@ struct ControllerTests {
       #expect(controller.view.selectedEpisode == 1)
     }
   }
+
+  @Test func anEpisodeScreenOpensSharesTheFavoriteAndGoesBack() async {
+    let controller = makeController {
+      $0.favoriteClient = FavoriteClient(favorite: { _, isFavorite in isFavorite })
+    }
+    type(controller, .character("4"), .down, .down, .character("o"))
+    #expect(controller.store.episodes.path.map(\.title) == ["Algebraic Data Types"])
+    var screen = controller.screen(style: .plain)
+    #expect(screen.contains("Episodes › Algebraic Data Types\n\n  ♡ not a favorite\n"))
+    #expect(screen.hasSuffix("Enter/Space favorite · Esc/← back · 1-4/Tab screens · q quit"))
+    type(controller, .enter)
+    screen = controller.screen(style: .plain)
+    #expect(screen.contains("  ♥ favorite\n"))
+    #expect(controller.store.episodes.episodes[id: UUID(2)]?.isFavorite == true)
+    // Esc closes the screen: the screen dismisses itself, an effect.
+    type(controller, .escape)
+    await Task.megaYield()
+    #expect(controller.store.episodes.path.isEmpty)
+    screen = controller.screen(style: .plain)
+    #expect(screen.contains("› ♥ Algebraic Data Types\n"), "back on the list, the row shares it")
+  }
 }
 
 /// Case labels of an app action, e.g. `counters(element: incrementButtonTapped)`.

@@ -22,7 +22,10 @@ public enum ScreenRenderer {
     case .episodes: lines += episodes(state.episodes, view: view, style: style)
     }
     lines.append("")
-    lines.append(style.dim(help(for: state.selectedTab, view: view)))
+    lines.append(
+      style.dim(
+        help(
+          for: state.selectedTab, view: view, isOnEpisodeScreen: !state.episodes.path.isEmpty)))
     return lines.joined(separator: "\n")
   }
 
@@ -152,6 +155,9 @@ public enum ScreenRenderer {
   // MARK: Episodes
 
   static func episodes(_ episodes: Episodes.State, view: ViewState, style: Style) -> [String] {
+    if let screen = episodes.path.last {
+      return episodeScreen(screen, depth: episodes.path.count, style: style)
+    }
     var lines: [String] = []
     for (index, episode) in episodes.episodes.enumerated() {
       let heart = episode.isFavorite ? style.red("♥") : "♡"
@@ -170,9 +176,30 @@ public enum ScreenRenderer {
     return lines
   }
 
+  /// The episode screen on top of the navigation stack.
+  static func episodeScreen(_ screen: EpisodeDetail.State, depth: Int, style: Style) -> [String] {
+    let heart = screen.isFavorite ? style.red("♥ favorite") : "♡ not a favorite"
+    var lines = [
+      style.dim("Episodes ›") + " " + style.bold(screen.title),
+      "",
+      "  \(heart)",
+    ]
+    if let alert = screen.alert {
+      let text = " \(alert.title.string) "
+      lines.append("")
+      lines.append("┌" + String(repeating: "─", count: text.count) + "┐")
+      lines.append("│" + style.red(text) + "│")
+      lines.append("└" + String(repeating: "─", count: text.count) + "┘")
+      lines.append(style.bold("Press Enter to dismiss."))
+    }
+    return lines
+  }
+
   // MARK: Help
 
-  static func help(for tab: AppFeature.Tab, view: ViewState) -> String {
+  static func help(
+    for tab: AppFeature.Tab, view: ViewState, isOnEpisodeScreen: Bool = false
+  ) -> String {
     if view.editing != nil {
       return "type to edit · Backspace delete · Enter/Esc done · Ctrl-C quit"
     }
@@ -182,7 +209,10 @@ public enum ScreenRenderer {
       screen = "↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove"
     case .search: screen = "/ type · ↑/↓ select · Enter forecast · c clear"
     case .settings: screen = "↑/↓ select · Enter/Space change · ←/→ choose"
-    case .episodes: screen = "↑/↓ select · Enter/Space favorite"
+    case .episodes:
+      screen =
+        isOnEpisodeScreen
+        ? "Enter/Space favorite · Esc/← back" : "↑/↓ select · Enter/Space favorite · →/o open"
     }
     return "\(screen) · 1-4/Tab screens · q quit"
   }

@@ -165,6 +165,10 @@ public final class TerminalController {
   }
 
   private func episodes(_ key: Key) {
+    if let screen = store.episodes.path.ids.last {
+      episodeScreen(screen, key)
+      return
+    }
     let episodes = store.episodes.episodes
     if let alerted = episodes.first(where: { $0.alert != nil }) {
       if key == .enter || key == .escape || key == .character(" ") {
@@ -181,6 +185,29 @@ public final class TerminalController {
       guard !episodes.isEmpty else { return }
       let episode = episodes[clamp(view.selectedEpisode, count: episodes.count)]
       store.send(.episodes(.episodes(.element(id: episode.id, action: .favorite(.buttonTapped)))))
+    case .right, .character("o"):
+      guard !episodes.isEmpty else { return }
+      let episode = episodes[clamp(view.selectedEpisode, count: episodes.count)]
+      store.send(.episodes(.episodeTapped(episode.id)))
+    default: break
+    }
+  }
+
+  /// The episode screen on top of the stack: favorite, its alert, close (the screen dismisses
+  /// itself).
+  private func episodeScreen(_ id: StackElementID, _ key: Key) {
+    func send(_ action: EpisodeDetail.Action) {
+      store.send(.episodes(.path(.element(id: id, action: action))))
+    }
+    if store.episodes.path[id: id]?.alert != nil {
+      if key == .enter || key == .escape || key == .character(" ") {
+        send(.favorite(.alert(.dismiss)))
+      }
+      return
+    }
+    switch key {
+    case .enter, .character(" "), .character("f"): send(.favorite(.buttonTapped))
+    case .escape, .left, .backspace: send(.closeButtonTapped)
     default: break
     }
   }

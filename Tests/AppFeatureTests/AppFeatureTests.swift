@@ -127,8 +127,12 @@ struct AppFeatureTests {
       $0.search.resultForecastRequestInFlight = nil
     }
     #expect(units.value == [.celsius, .fahrenheit])
-    // Reset goes back to Celsius, through the same rule.
+    // Reset (once confirmed) goes back to Celsius, through the same rule.
     await store.send(\.settings.resetButtonTapped) {
+      $0.settings.destination = .confirmReset(.resetSettings)
+    }
+    await store.send(\.settings.destination.confirmReset.reset) {
+      $0.settings.destination = nil
       $0.settings.temperatureUnit = .celsius
       $0.search.temperatureUnit = .celsius
     }

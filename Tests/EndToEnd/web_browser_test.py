@@ -243,6 +243,14 @@ def main():
             c.find("#setting-protectMyPosts").click()
             c.wait(lambda: c.find("#setting-protectMyPosts").is_selected(), "toggle on")
 
+        def reset_asks_first():
+            c.find("#reset-settings").click()
+            c.wait(lambda: c.find("#reset-confirmation").is_displayed(), "confirmation shown")
+            assert c.text("#reset-title") == "Reset all settings?", c.text("#reset-title")
+            c.find("#reset-cancel").click()
+            c.wait(lambda: not c.find("#reset-confirmation").is_displayed(), "cancelled")
+            assert c.text("#header") == "Hello, Blob!", "cancelling changes nothing"
+
         def favorite_succeeds():
             c.find("#tab-episodes").click()
             heart = lambda: c.find_all("#episode-list .episode .heart")[0]
@@ -329,6 +337,7 @@ def main():
             ("timer ticks are pushed to the page", timer_ticks_are_pushed),
             ("search shows results and a forecast chart", search_and_forecast),
             ("display name changes the header", settings_change_the_header),
+            ("reset asks for confirmation; Cancel keeps the settings", reset_asks_first),
             ("favorite succeeds", favorite_succeeds),
             ("an episode screen is pushed, shares the favorite, and closes itself",
              episode_screen_on_a_stack),

@@ -70,6 +70,25 @@ struct SettingsTests {
         digest: .off, displayName: "Blob", enableNotifications: true, protectMyPosts: true,
         sendEmailNotifications: true, temperatureUnit: .fahrenheit)
     ) { Settings() }
-    await store.send(.resetButtonTapped) { $0 = Settings.State() }
+    await store.send(.resetButtonTapped) {
+      $0.destination = .confirmReset(.resetSettings)
+    }
+    await store.send(\.destination.confirmReset.reset) { $0 = Settings.State() }
+  }
+
+  @Test func cancellingTheResetChangesNothing() async {
+    let store = TestStore(initialState: Settings.State(displayName: "Blob")) { Settings() }
+    await store.send(.resetButtonTapped) {
+      $0.destination = .confirmReset(.resetSettings)
+    }
+    await store.send(\.destination.dismiss) { $0.destination = nil }
+    #expect(store.state.displayName == "Blob")
+  }
+
+  @Test func theConfirmationSaysWhatItDoes() {
+    let dialog = ConfirmationDialogState<Settings.ResetConfirmation>.resetSettings
+    #expect(dialog.title == TextState("Reset all settings?"))
+    #expect(dialog.buttons.map(\.role) == [.destructive, .cancel])
+    #expect(dialog.buttons.first?.action.action == .reset)
   }
 }

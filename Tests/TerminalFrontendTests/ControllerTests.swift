@@ -138,7 +138,22 @@ struct ControllerTests {
     type(controller, .right)
     #expect(controller.store.settings.temperatureUnit == .fahrenheit)
     #expect(controller.store.search.temperatureUnit == .fahrenheit)
+    // Reset asks first: Esc cancels, Enter confirms.
     type(controller, .down, .enter)
+    #expect(controller.store.settings.destination == .confirmReset(.resetSettings))
+    #expect(
+      controller.screen(style: .plain).contains(
+        """
+        ┌─────────────────────────────────────────┐
+        │ Reset all settings?                     │
+        │ Every setting goes back to its default. │
+        │ Enter/y Reset · Esc/n Cancel            │
+        └─────────────────────────────────────────┘
+        """))
+    type(controller, .character("x"), .escape)
+    #expect(controller.store.settings.destination == nil)
+    #expect(controller.store.settings.temperatureUnit == .fahrenheit)
+    type(controller, .enter, .enter)
     #expect(controller.store.settings == Settings.State())
   }
 

@@ -109,6 +109,12 @@ struct BadInputTests {
       status: .conflict,
       message: "episode 00000000-0000-0000-0000-000000000000 has no alert to dismiss"),
     Case(
+      name: "confirming a reset nobody asked for", body: #"{"type": "settings.confirmReset"}"#,
+      status: .conflict, message: "no reset confirmation is shown"),
+    Case(
+      name: "cancelling a reset nobody asked for", body: #"{"type": "settings.cancelReset"}"#,
+      status: .conflict, message: "no reset confirmation is shown"),
+    Case(
       name: "opening an episode that does not exist",
       body: #"{"type": "episode.open", "id": "00000000-0000-0000-0000-0000000000FF"}"#,
       status: .unprocessableContent,

@@ -132,7 +132,18 @@ struct SessionAPITests {
       #expect(state.settings.protectMyPosts)
       #expect(!state.settings.isHapticFeedbackEnabled)
       #expect(state.settings.temperatureUnit == "fahrenheit")
+      // Reset asks first; cancelling keeps everything, confirming restores the defaults.
       state = try await client.send(.resetSettings, to: id).state
+      let confirmation = try #require(state.settings.resetConfirmation)
+      #expect(confirmation.title == "Reset all settings?")
+      #expect(confirmation.message == "Every setting goes back to its default.")
+      #expect(confirmation.confirm == "Reset")
+      state = try await client.send(.cancelResetSettings, to: id).state
+      #expect(state.settings.resetConfirmation == nil)
+      #expect(state.header == "Hello, Blob!")
+      try await client.send(.resetSettings, to: id)
+      state = try await client.send(.confirmResetSettings, to: id).state
+      #expect(state.settings.resetConfirmation == nil)
       #expect(state.header == "Composable App")
       #expect(state.settings.digest == "daily")
     }

@@ -14,11 +14,15 @@ import WeatherClient
 /// - turning notifications off turns the per-channel switches off, and a channel cannot be on
 ///   while notifications are off.
 ///
-/// ``Action/resetButtonTapped`` restores every default.
+/// ``Action/resetButtonTapped`` asks first: it presents a confirmation dialog (a
+/// ``Destination`` presented with `@Presents`); confirming restores every default, cancelling
+/// changes nothing.
 @Reducer
 public struct Settings: Sendable {
   @ObservableState
-  public struct State: Equatable, Sendable, Codable {
+  public struct State: Equatable, Sendable {
+    /// What is presented over the form: the reset confirmation.
+    @Presents public var destination: Destination.State?
     public var digest: Digest
     public var displayName: String
     public var displayNameError: String?
@@ -34,6 +38,7 @@ public struct Settings: Sendable {
     public static let maximumDisplayNameLength = 32
 
     public init(
+      destination: Destination.State? = nil,
       digest: Digest = .daily,
       displayName: String = "",
       displayNameError: String? = nil,
@@ -45,6 +50,7 @@ public struct Settings: Sendable {
       sendMobileNotifications: Bool = false,
       temperatureUnit: TemperatureUnit = .celsius
     ) {
+      self.destination = destination
       self.digest = digest
       self.displayName = displayName
       self.displayNameError = displayNameError
@@ -65,8 +71,21 @@ public struct Settings: Sendable {
     case off
   }
 
+  /// What can be presented over the form.
+  @Reducer
+  public enum Destination {
+    case confirmReset(ConfirmationDialogState<ResetConfirmation>)
+  }
+
+  /// The buttons of the reset confirmation besides Cancel.
+  @CasePathable
+  public enum ResetConfirmation: Equatable, Sendable {
+    case reset
+  }
+
   public enum Action: BindableAction, Equatable, Sendable {
     case binding(BindingAction<State>)
+    case destination(PresentationAction<Destination.Action>)
     case resetButtonTapped
   }
 
@@ -98,10 +117,33 @@ public struct Settings: Sendable {
         return .none
 
       case .resetButtonTapped:
+        state.destination = .confirmReset(.resetSettings)
+        return .none
+
+      case .destination(.presented(.confirmReset(.reset))):
         state = State()
+        return .none
+
+      case .destination:
         return .none
       }
     }
+    .ifLet(\.$destination, action: \.destination)
+  }
+}
+
+extension Settings.Destination.State: Equatable, Sendable {}
+extension Settings.Destination.Action: Equatable, Sendable {}
+
+extension ConfirmationDialogState where Action == Settings.ResetConfirmation {
+  /// "Reset all settings?" with a destructive Reset and a Cancel.
+  public static let resetSettings = Self(titleVisibility: .visible) {
+    TextState("Reset all settings?")
+  } actions: {
+    ButtonState(role: .destructive, action: .reset) { TextState("Reset") }
+    ButtonState(role: .cancel) { TextState("Cancel") }
+  } message: {
+    TextState("Every setting goes back to its default.")
   }
 }
 

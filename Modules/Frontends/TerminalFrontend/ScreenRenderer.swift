@@ -145,7 +145,21 @@ public enum ScreenRenderer {
     if let error = settings.displayNameError {
       lines.append(style.red(error))
     }
+    if case .confirmReset(let dialog) = settings.destination {
+      lines += box(
+        [dialog.title.string, dialog.message?.string].compactMap { $0 }
+          + ["Enter/y \(dialog.buttons.first?.label.string ?? "OK") · Esc/n Cancel"])
+    }
     return lines
+  }
+
+  /// Lines framed by a box, after a blank line.
+  static func box(_ lines: [String]) -> [String] {
+    let width = lines.map(\.count).max() ?? 0
+    let rule = String(repeating: "─", count: width + 2)
+    return [""] + ["┌" + rule + "┐"]
+      + lines.map { "│ " + $0.padding(toLength: width, withPad: " ", startingAt: 0) + " │" }
+      + ["└" + rule + "┘"]
   }
 
   static func toggle(_ isOn: Bool, style: Style) -> String {

@@ -128,6 +128,17 @@ public final class TerminalController {
   }
 
   private func settings(_ key: Key) {
+    if case .confirmReset = store.settings.destination {
+      // The reset confirmation: Enter or y resets, Esc or n cancels; other keys wait.
+      switch key {
+      case .enter, .character("y"):
+        store.send(.settings(.destination(.presented(.confirmReset(.reset)))))
+      case .escape, .character("n"):
+        store.send(.settings(.destination(.dismiss)))
+      default: break
+      }
+      return
+    }
     let settings = store.settings
     let row = SettingsRow(rawValue: clamp(view.selectedSetting, count: SettingsRow.allCases.count))!
     func set<Value: Equatable & Sendable>(

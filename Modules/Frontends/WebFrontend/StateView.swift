@@ -99,6 +99,16 @@ public struct StateView: Codable, Equatable, Sendable {
     public var sendEmailNotifications: Bool
     public var sendMobileNotifications: Bool
     public var temperatureUnit: String
+    /// The reset confirmation, while it is shown (`settings.confirmReset` / `settings.cancelReset`).
+    public var resetConfirmation: Confirmation?
+  }
+
+  /// A confirmation dialog: a title, a message and the label of its confirming button (the other
+  /// button cancels).
+  public struct Confirmation: Codable, Equatable, Sendable {
+    public var title: String
+    public var message: String?
+    public var confirm: String
   }
 
   /// One episode row.
@@ -172,7 +182,13 @@ extension StateView {
       protectMyPosts: settings.protectMyPosts,
       sendEmailNotifications: settings.sendEmailNotifications,
       sendMobileNotifications: settings.sendMobileNotifications,
-      temperatureUnit: settings.temperatureUnit.rawValue
+      temperatureUnit: settings.temperatureUnit.rawValue,
+      resetConfirmation: settings.destination.flatMap {
+        guard case .confirmReset(let dialog) = $0 else { return nil }
+        return Confirmation(
+          title: dialog.title.string, message: dialog.message?.string,
+          confirm: dialog.buttons.first?.label.string ?? "OK")
+      }
     )
     self.episodes = state.episodes.episodes.map {
       EpisodeView(id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: Alert($0.alert))

@@ -48,6 +48,16 @@ extension UserAction {
       return .settings(.binding(change.bindingAction))
     case .resetSettings:
       return .settings(.resetButtonTapped)
+    case .confirmResetSettings:
+      guard case .confirmReset = state.settings.destination else {
+        throw APIError(.conflict, "no reset confirmation is shown")
+      }
+      return .settings(.destination(.presented(.confirmReset(.reset))))
+    case .cancelResetSettings:
+      guard case .confirmReset = state.settings.destination else {
+        throw APIError(.conflict, "no reset confirmation is shown")
+      }
+      return .settings(.destination(.dismiss))
     case .toggleFavorite(let id):
       try Self.requireEpisode(id, in: state)
       return .episodes(.episodes(.element(id: id, action: .favorite(.buttonTapped))))

@@ -43,8 +43,12 @@ public enum UserAction: Equatable, Sendable {
   case selectSearchResult(id: Int)
   /// `{"type":"settings.set","field":"<name>","value":<value>}`
   case changeSetting(SettingChange)
-  /// `{"type":"settings.reset"}`
+  /// `{"type":"settings.reset"}` — asks for confirmation (`settings.resetConfirmation`).
   case resetSettings
+  /// `{"type":"settings.confirmReset"}` — the Reset button of the confirmation.
+  case confirmResetSettings
+  /// `{"type":"settings.cancelReset"}` — the Cancel button of the confirmation.
+  case cancelResetSettings
   /// `{"type":"episode.favorite","id":"<uuid>"}`
   case toggleFavorite(episodeID: UUID)
   /// `{"type":"episode.dismissAlert","id":"<uuid>"}` — the OK button of the failure alert.
@@ -65,7 +69,8 @@ public enum UserAction: Equatable, Sendable {
   public static let types = [
     "tab.select", "counter.add", "counter.remove", "counter.increment", "counter.decrement",
     "counter.fact", "counter.random", "counter.timer", "search.query", "search.submit",
-    "search.select", "settings.set", "settings.reset", "episode.favorite", "episode.open",
+    "search.select", "settings.set", "settings.reset", "settings.confirmReset",
+    "settings.cancelReset", "episode.favorite", "episode.open",
     "screen.favorite", "screen.dismissAlert", "screen.close",
     "episode.dismissAlert",
   ]
@@ -86,6 +91,8 @@ public enum UserAction: Equatable, Sendable {
     case .selectSearchResult: "search.select"
     case .changeSetting: "settings.set"
     case .resetSettings: "settings.reset"
+    case .confirmResetSettings: "settings.confirmReset"
+    case .cancelResetSettings: "settings.cancelReset"
     case .toggleFavorite: "episode.favorite"
     case .dismissFavoriteAlert: "episode.dismissAlert"
     case .openEpisode: "episode.open"
@@ -216,6 +223,10 @@ extension UserAction: Codable {
       self = .changeSetting(try SettingChange(payload))
     case "settings.reset":
       self = .resetSettings
+    case "settings.confirmReset":
+      self = .confirmResetSettings
+    case "settings.cancelReset":
+      self = .cancelResetSettings
     case "episode.favorite":
       self = .toggleFavorite(episodeID: try payload.episodeID())
     case "episode.dismissAlert":
@@ -240,7 +251,8 @@ extension UserAction: Codable {
     switch self {
     case .selectTab(let tab):
       try container.encode(tab, forKey: Key("tab"))
-    case .addCounter, .submitSearch, .resetSettings, .toggleScreenFavorite, .dismissScreenAlert,
+    case .addCounter, .submitSearch, .resetSettings, .confirmResetSettings, .cancelResetSettings,
+      .toggleScreenFavorite, .dismissScreenAlert,
       .closeScreen:
       break
     case .removeCounter(let id), .incrementCounter(let id), .decrementCounter(let id),

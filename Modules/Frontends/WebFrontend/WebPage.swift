@@ -101,6 +101,10 @@ enum WebPage {
             <select id="setting-temperatureUnit" data-field="temperatureUnit"><option value="celsius">Celsius</option><option value="fahrenheit">Fahrenheit</option></select>
           </label>
           <div class="row"><button class="act" type="button" id="reset-settings">Reset</button></div>
+          <div class="alert" id="reset-confirmation" role="alertdialog" hidden>
+            <span><strong id="reset-title"></strong> <span id="reset-message"></span></span>
+            <span><button class="act" type="button" id="reset-confirm"></button>
+            <button class="act" type="button" id="reset-cancel">Cancel</button></span></div>
         </form>
       </section>
 
@@ -362,6 +366,11 @@ enum WebPage {
       }
       setText($("displayName-error"), settings.displayNameError);
       setShown($("displayName-error"), !!settings.displayNameError);
+      const confirmation = settings.resetConfirmation;
+      setShown($("reset-confirmation"), !!confirmation);
+      setText($("reset-title"), confirmation ? confirmation.title : "");
+      setText($("reset-message"), confirmation && confirmation.message ? confirmation.message : "");
+      setText($("reset-confirm"), confirmation ? confirmation.confirm : "");
     }
 
     function renderEpisodes(episodes, screens) {
@@ -429,6 +438,8 @@ enum WebPage {
       }
     }
     $("reset-settings").addEventListener("click", () => send({ type: "settings.reset" }));
+    $("reset-confirm").addEventListener("click", () => send({ type: "settings.confirmReset" }));
+    $("reset-cancel").addEventListener("click", () => send({ type: "settings.cancelReset" }));
     $("restart").addEventListener("click", start);
 
     start();

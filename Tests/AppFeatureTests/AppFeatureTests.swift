@@ -87,8 +87,10 @@ struct AppFeatureTests {
     let store = makeStore()
     await store.send(\.settings.binding.displayName, " Blob ") {
       $0.settings.displayName = "Blob "
+      $0.settings.$publicName.withLock { $0 = "Blob" }
     }
     #expect(store.state.header == "Hello, Blob!")
+    #expect(store.state.userName == "Blob", "read through the shared reference")
   }
 
   @Test func settingsTemperatureUnitIsUsedBySearch() async {

@@ -12,12 +12,18 @@ struct SettingsTests {
       $0.isHapticFeedbackEnabled = false
     }
     await store.send(\.binding.temperatureUnit, .fahrenheit) { $0.temperatureUnit = .fahrenheit }
-    await store.send(\.binding.displayName, "Blob") { $0.displayName = "Blob" }
+    await store.send(\.binding.displayName, "Blob") {
+      $0.displayName = "Blob"
+      $0.$publicName.withLock { $0 = "Blob" }
+    }
   }
 
   @Test func theSeedsOwnTest() async {
     let store = TestStore(initialState: Settings.State()) { Settings() }
-    await store.send(.set(\.displayName, "Blob")) { $0.displayName = "Blob" }
+    await store.send(.set(\.displayName, "Blob")) {
+      $0.displayName = "Blob"
+      $0.$publicName.withLock { $0 = "Blob" }  // added: the shared name follows
+    }
     await store.send(.set(\.protectMyPosts, true)) { $0.protectMyPosts = true }
   }
 
@@ -26,10 +32,12 @@ struct SettingsTests {
     let long = String(repeating: "a", count: 40)
     await store.send(\.binding.displayName, long) {
       $0.displayName = String(repeating: "a", count: 32)
+      $0.$publicName.withLock { $0 = String(repeating: "a", count: 32) }
       $0.displayNameError = "Display names are limited to 32 characters."
     }
     await store.send(\.binding.displayName, "Blob") {
       $0.displayName = "Blob"
+      $0.$publicName.withLock { $0 = "Blob" }
       $0.displayNameError = nil
     }
   }
@@ -38,8 +46,10 @@ struct SettingsTests {
     let store = TestStore(initialState: Settings.State()) { Settings() }
     await store.send(\.binding.displayName, "  Blob\n\tJr\u{7}") {
       $0.displayName = "Blob Jr"
+      $0.$publicName.withLock { $0 = "Blob Jr" }
       $0.displayNameError = "Display names can't contain control characters."
     }
+    // A trailing space changes the field, not the name others see.
     await store.send(\.binding.displayName, "Blob  Jr ") {
       $0.displayName = "Blob Jr "
       $0.displayNameError = nil
@@ -74,6 +84,22 @@ struct SettingsTests {
       $0.destination = .confirmReset(.resetSettings)
     }
     await store.send(\.destination.confirmReset.reset) { $0 = Settings.State() }
+  }
+
+  @Test func resetKeepsTheSharedNameAndClearsIt() async {
+    let name = Shared(value: "Blob")
+    let store = TestStore(initialState: Settings.State(displayName: "Blob", publicName: name)) {
+      Settings()
+    }
+    await store.send(.resetButtonTapped) {
+      $0.destination = .confirmReset(.resetSettings)
+    }
+    await store.send(\.destination.confirmReset.reset) {
+      $0.destination = nil
+      $0.displayName = ""
+      $0.$publicName.withLock { $0 = "" }
+    }
+    #expect(name.wrappedValue == "", "the reference handed in is the one cleared")
   }
 
   @Test func cancellingTheResetChangesNothing() async {

@@ -119,6 +119,7 @@ struct RenderingTests {
       state {
         $0.selectedTab = .settings
         $0.settings.displayName = "Blob"
+        $0.settings.$publicName.withLock { $0 = "Blob" }
         $0.settings.enableNotifications = true
         $0.settings.temperatureUnit = .fahrenheit
         $0.settings.displayNameError = "Display names are limited to 32 characters."

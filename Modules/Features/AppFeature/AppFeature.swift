@@ -8,8 +8,9 @@ import SettingsFeature
 /// The whole app: a list of counters, weather search, settings and episodes.
 ///
 /// Children are composed with `Scope` and the counters with `forEach`, so removing a counter
-/// cancels its effects (a running timer stops). The parent owns the rules that span features:
-/// - the header greets the display name of Settings (``State/header``);
+/// cancels its effects (a running timer stops). The header greets the name Settings publishes,
+/// read through `@SharedReader` (``State/header``), so no rule is needed for it. The parent owns
+/// the rule that spans features:
 /// - the temperature unit chosen in Settings is the unit Search requests forecasts in, and a
 ///   forecast on screen is requested again when the unit changes.
 @Reducer
@@ -21,6 +22,8 @@ public struct AppFeature: Sendable {
     public var search: Search.State
     public var selectedTab: Tab
     public var settings: Settings.State
+    /// The name Settings shares (`Settings.State.publicName`), read-only here.
+    @SharedReader public var userName: String
 
     /// Starts with one counter (its id from the `uuid` dependency) unless `counters` is given.
     public init(
@@ -36,12 +39,13 @@ public struct AppFeature: Sendable {
       self.search = search
       self.selectedTab = selectedTab
       self.settings = settings
+      self._userName = SharedReader(settings.$publicName)
       self.search.temperatureUnit = settings.temperatureUnit
     }
 
     /// The line at the top of every screen.
     public var header: String {
-      let name = settings.trimmedDisplayName
+      let name = userName
       return name.isEmpty ? "Composable App" : "Hello, \(name)!"
     }
   }

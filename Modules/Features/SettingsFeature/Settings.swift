@@ -25,6 +25,9 @@ public struct Settings: Sendable {
     @Presents public var destination: Destination.State?
     public var digest: Digest
     public var displayName: String
+    /// The display name as others show it (without surrounding white space), shared by
+    /// reference: a feature that greets the user reads it through `SharedReader`.
+    @Shared public var publicName: String
     public var displayNameError: String?
     public var enableNotifications: Bool
     public var isHapticFeedbackEnabled: Bool
@@ -41,6 +44,7 @@ public struct Settings: Sendable {
       destination: Destination.State? = nil,
       digest: Digest = .daily,
       displayName: String = "",
+      publicName: Shared<String>? = nil,
       displayNameError: String? = nil,
       enableNotifications: Bool = false,
       isHapticFeedbackEnabled: Bool = true,
@@ -53,6 +57,8 @@ public struct Settings: Sendable {
       self.destination = destination
       self.digest = digest
       self.displayName = displayName
+      self._publicName =
+        publicName ?? Shared(value: displayName.trimmingCharacters(in: .whitespaces))
       self.displayNameError = displayNameError
       self.enableNotifications = enableNotifications
       self.isHapticFeedbackEnabled = isHapticFeedbackEnabled
@@ -97,6 +103,8 @@ public struct Settings: Sendable {
       switch action {
       case .binding(\.displayName):
         state.validateDisplayName()
+        let name = state.trimmedDisplayName
+        if state.publicName != name { state.$publicName.withLock { $0 = name } }
         return .none
 
       case .binding(\.enableNotifications):
@@ -121,7 +129,9 @@ public struct Settings: Sendable {
         return .none
 
       case .destination(.presented(.confirmReset(.reset))):
-        state = State()
+        // Every default, but the same shared name: those reading it keep reading it.
+        state = State(publicName: state.$publicName)
+        state.$publicName.withLock { $0 = "" }
         return .none
 
       case .destination:

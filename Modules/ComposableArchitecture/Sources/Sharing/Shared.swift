@@ -151,13 +151,12 @@ extension Shared {
 extension Shared: @unchecked Sendable {}
 
 extension Shared: Equatable where Value: Equatable {
-  /// Equal when the values are. While a test store asserts, the same reference on both sides
-  /// compares the value as the test expects it (left) with the value the step left (right).
+  /// Equal when the values are. While a test store asserts, the left side (the state before the
+  /// step, or as the test expects it) reads the expected value and the right side (the state the
+  /// step left) the actual one.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    if lhs.box.root.isAsserting, lhs.box.isSamePlace(as: rhs.box) {
-      return lhs.box.value(.expected) == rhs.box.value(.actual)
-    }
-    return lhs.wrappedValue == rhs.wrappedValue
+    lhs.box.value(lhs.box.root.isAsserting ? .expected : .live)
+      == rhs.box.value(rhs.box.root.isAsserting ? .actual : .live)
   }
 }
 

@@ -81,10 +81,8 @@ extension SharedReader: @unchecked Sendable {}
 
 extension SharedReader: Equatable where Value: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    if lhs.box.root.isAsserting, lhs.box.isSamePlace(as: rhs.box) {
-      return lhs.box.value(.expected) == rhs.box.value(.actual)
-    }
-    return lhs.wrappedValue == rhs.wrappedValue
+    lhs.box.value(lhs.box.root.isAsserting ? .expected : .live)
+      == rhs.box.value(rhs.box.root.isAsserting ? .actual : .live)
   }
 }
 

@@ -26,9 +26,6 @@ class _SharedReadableBox<Value>: @unchecked Sendable {
   final var currentSide: _SharedSide {
     root.isAsserting ? .expected : .live
   }
-
-  /// Whether `other` reads the same place: the same root, through the same path.
-  func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool { fatalError("subclass") }
 }
 
 /// A readable and writable place holding a shared value.
@@ -175,9 +172,6 @@ final class _SharedRootBox<Value>: _SharedBox<Value>, @unchecked Sendable {
   override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try reference.withLock(body)
   }
-  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
-    (other as? _SharedRootBox<Value>)?.reference === reference
-  }
 }
 
 /// A writable member of a shared value: `$user.name`.
@@ -195,10 +189,6 @@ final class _SharedMemberBox<Parent, Value>: _SharedBox<Value>, @unchecked Senda
   override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try parent.withLock { try body(&$0[keyPath: keyPath]) }
   }
-  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
-    guard let other = other as? _SharedMemberBox<Parent, Value> else { return false }
-    return other.keyPath == keyPath && other.parent.isSamePlace(as: parent)
-  }
 }
 
 /// A read-only member of a shared value: `$todos.count`, or any member of a `SharedReader`.
@@ -214,10 +204,6 @@ final class _SharedReadOnlyMemberBox<Parent, Value>: _SharedReadableBox<Value>, 
 
   override var root: _SharedRootBase { parent.root }
   override func value(_ side: _SharedSide) -> Value { parent.value(side)[keyPath: keyPath] }
-  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
-    guard let other = other as? _SharedReadOnlyMemberBox<Parent, Value> else { return false }
-    return other.keyPath == keyPath && other.parent.isSamePlace(as: parent)
-  }
 }
 
 /// A shared optional seen as present: `Shared($currentUser)`. Should the value become `nil`, the
@@ -245,9 +231,5 @@ final class _SharedUnwrappedBox<Value>: _SharedBox<Value>, @unchecked Sendable {
       defer { optional = value }
       return try body(&value)
     }
-  }
-  override func isSamePlace(as other: _SharedReadableBox<Value>) -> Bool {
-    guard let other = other as? _SharedUnwrappedBox<Value> else { return false }
-    return other.parent.isSamePlace(as: parent)
   }
 }

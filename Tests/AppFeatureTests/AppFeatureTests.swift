@@ -50,10 +50,27 @@ struct AppFeatureTests {
     await store.send(.addCounterButtonTapped) {
       $0.counters.append(Counter.State(id: UUID(1)))
     }
+    await store.send(.removeCounterButtonTapped(id: UUID(1))) {
+      $0.destination = .confirmRemoval(.removeCounter(id: UUID(1), number: 2))
+    }
+    // Cancel keeps the counter.
+    await store.send(\.destination.dismiss) { $0.destination = nil }
     await store.send(.removeCounterButtonTapped(id: UUID(0))) {
+      $0.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 1))
+    }
+    await store.send(\.destination.confirmRemoval.remove, UUID(0)) {
+      $0.destination = nil
       $0.counters.remove(id: UUID(0))
     }
+    // An unknown id asks nothing.
     await store.send(.removeCounterButtonTapped(id: UUID(42)))
+  }
+
+  @Test func theRemovalConfirmationNamesTheCounter() {
+    let alert = AlertState<AppFeature.Removal>.removeCounter(id: UUID(7), number: 3)
+    #expect(alert.title == TextState("Remove Counter 3?"))
+    #expect(alert.buttons.map(\.role) == [.destructive, .cancel])
+    #expect(alert.buttons.first?.action.action == .remove(id: UUID(7)))
   }
 
   @Test func removingACounterWhoseTimerRunsCancelsTheTimer() async {
@@ -72,11 +89,19 @@ struct AppFeatureTests {
     await store.receive(\.counters[id: UUID(0)].timerTicked) { $0.counters[id: UUID(0)]?.count = 1 }
     await store.receive(\.counters[id: UUID(1)].timerTicked) { $0.counters[id: UUID(1)]?.count = 1 }
     await store.send(.removeCounterButtonTapped(id: UUID(0))) {
+      $0.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 1))
+    }
+    await store.send(\.destination.confirmRemoval.remove, UUID(0)) {
+      $0.destination = nil
       $0.counters.remove(id: UUID(0))
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.counters[id: UUID(1)].timerTicked) { $0.counters[id: UUID(1)]?.count = 2 }
     await store.send(.removeCounterButtonTapped(id: UUID(1))) {
+      $0.destination = .confirmRemoval(.removeCounter(id: UUID(1), number: 1))
+    }
+    await store.send(\.destination.confirmRemoval.remove, UUID(1)) {
+      $0.destination = nil
       $0.counters.remove(id: UUID(1))
     }
     await clock.advance(by: .seconds(5))

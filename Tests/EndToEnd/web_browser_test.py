@@ -32,6 +32,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -158,6 +159,13 @@ class Checks:
     def find_all(self, css):
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
+    def texts(self, css):
+        """The texts of every match, or None when the page re-rendered while reading them."""
+        try:
+            return [element.text for element in self.find_all(css)]
+        except StaleElementReferenceException:
+            return None
+
     def text(self, css):
         elements = self.find_all(css)
         return elements[0].text if elements else None
@@ -206,6 +214,9 @@ def main():
             c.find("#add-counter").click()
             c.wait(lambda: len(c.find_all("#counter-list .counter")) == 2, "two counters")
             c.find_all('#counter-list .counter [data-do="counter.remove"]')[1].click()
+            c.wait(lambda: c.find("#removal-confirmation").is_displayed(), "removal asks first")
+            assert c.text("#removal-title") == "Remove Counter 2?", c.text("#removal-title")
+            c.find("#removal-confirm").click()
             c.wait(lambda: len(c.find_all("#counter-list .counter")) == 1, "one counter again")
 
         def timer_ticks_are_pushed():
@@ -307,26 +318,26 @@ def main():
             c.find("#tab-search").click()
             c.wait(lambda: c.find("#search-query").is_displayed(), "search tab shown")
             c.find("#search-query").send_keys("seo")
-            first = lambda: c.find_all("#search-results li button")[0].text
-            c.wait(lambda: len(c.find_all("#search-results li button")) > 1, "results")
-            assert first() == "Seoul — South Korea", first()
+            c.wait(lambda: len(c.texts("#search-results li button") or []) > 1, "results")
+            c.wait(lambda: (c.texts("#search-results li button") or [""])[0] == "Seoul — South Korea",
+                   "Seoul listed first")
             seoul = lambda: datetime.datetime.now(zoneinfo.ZoneInfo("Asia/Seoul")).date().isoformat()
             before = seoul()
             c.find_all("#search-results li button")[0].click()
-            c.wait(lambda: len(c.find_all("#forecast-table tr")) == 8, "seven days")
+            c.wait(lambda: len(c.texts("#forecast-table tr") or []) == 8, "seven days")
             after = seoul()
             assert c.find("#forecast-estimate").is_displayed()
             assert c.text("#forecast-estimate") == "offline estimate"
-            rows = c.find_all("#forecast-table tr")
-            assert rows[1].text.split()[0] in {before, after}, (rows[1].text, before, after)
-            assert all("°C" in row.text for row in rows[1:]), [row.text for row in rows]
+            rows = c.texts("#forecast-table tr")
+            assert rows[1].split()[0] in {before, after}, (rows[1], before, after)
+            assert all("°C" in row for row in rows[1:]), rows
 
             c.find("#tab-settings").click()
             c.wait(lambda: c.find("#setting-temperatureUnit").is_displayed(), "settings shown")
             Select(c.find("#setting-temperatureUnit")).select_by_value("fahrenheit")
             c.find("#tab-search").click()
-            c.wait(lambda: all("°F" in row.text for row in c.find_all("#forecast-table tr")[1:]),
-                   "forecast in °F")
+            c.wait(lambda: (rows := c.texts("#forecast-table tr")) is not None and len(rows) == 8
+                   and all("°F" in row for row in rows[1:]), "forecast in °F")
             assert c.find("#forecast-estimate").is_displayed()
 
         for name, body in [

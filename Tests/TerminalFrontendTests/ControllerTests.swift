@@ -43,14 +43,28 @@ struct ControllerTests {
     type(controller, .character("+"), .character("+"), .character("-"), .character("a"))
     #expect(controller.store.counters.map(\.count) == [1, 0])
     #expect(controller.view.selectedCounter == 1)
+    // x asks first: Esc keeps the counter, x then Enter removes it.
     type(controller, .up, .character("x"))
+    #expect(
+      controller.screen(style: .plain).contains(
+        """
+        ┌───────────────────────────────────────┐
+        │ Remove Counter 1?                     │
+        │ Its count, fact and timer go with it. │
+        │ Enter/y Remove · Esc/n Cancel         │
+        └───────────────────────────────────────┘
+        """))
+    type(controller, .character("+"), .escape)
+    #expect(controller.store.counters.count == 2)
+    #expect(controller.store.destination == nil)
+    type(controller, .character("x"), .enter)
     #expect(controller.store.counters.ids == [UUID(0)])
     #expect(controller.store.counters[0].count == 0)
     #expect(
       actions.value == [
         "counters(element: incrementButtonTapped)", "counters(element: incrementButtonTapped)",
         "counters(element: decrementButtonTapped)", "addCounterButtonTapped",
-        "removeCounterButtonTapped",
+        "removeCounterButtonTapped", "destination", "removeCounterButtonTapped", "destination",
       ])
   }
 

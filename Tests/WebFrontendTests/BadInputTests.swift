@@ -109,6 +109,9 @@ struct BadInputTests {
       status: .conflict,
       message: "episode 00000000-0000-0000-0000-000000000000 has no alert to dismiss"),
     Case(
+      name: "confirming a removal nobody asked for", body: #"{"type": "counter.confirmRemove"}"#,
+      status: .conflict, message: "no removal confirmation is shown"),
+    Case(
       name: "confirming a reset nobody asked for", body: #"{"type": "settings.confirmReset"}"#,
       status: .conflict, message: "no reset confirmation is shown"),
     Case(

@@ -68,6 +68,14 @@ struct SessionAPITests {
       state = try await client.send(.decrementCounter(id: UUID(0)), to: id).state
       #expect(state.counters.map(\.count) == [-1, 2])
       state = try await client.send(.removeCounter(id: UUID(0)), to: id).state
+      #expect(state.removalConfirmation?.title == "Remove Counter 1?")
+      #expect(state.removalConfirmation?.confirm == "Remove")
+      state = try await client.send(.cancelRemoveCounter, to: id).state
+      #expect(state.removalConfirmation == nil)
+      #expect(state.counters.count == 2)
+      try await client.send(.removeCounter(id: UUID(0)), to: id)
+      state = try await client.send(.confirmRemoveCounter, to: id).state
+      #expect(state.removalConfirmation == nil)
       #expect(state.counters.map(\.id) == [UUID(1)])
       #expect(state.counters.map(\.count) == [2])
     }

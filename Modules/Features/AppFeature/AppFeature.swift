@@ -10,7 +10,8 @@ import SettingsFeature
 /// Children are composed with `Scope` and the counters with `forEach`, so removing a counter
 /// cancels its effects (a running timer stops). The header greets the name Settings publishes,
 /// read through `@SharedReader` (``State/header``), so no rule is needed for it. The parent owns
-/// the rule that spans features:
+/// the rule that spans features, and asks before removing a counter (an `AlertState` presented
+/// through the ``Destination`` enum reducer):
 /// - the temperature unit chosen in Settings is the unit Search requests forecasts in, and a
 ///   forecast on screen is requested again when the unit changes.
 @Reducer
@@ -18,6 +19,8 @@ public struct AppFeature: Sendable {
   @ObservableState
   public struct State: Equatable, Sendable {
     public var counters: IdentifiedArrayOf<Counter.State>
+    /// What is presented over the app: the confirmation of a counter's removal.
+    @Presents public var destination: Destination.State?
     public var episodes: Episodes.State
     public var search: Search.State
     public var selectedTab: Tab
@@ -55,9 +58,22 @@ public struct AppFeature: Sendable {
     case counters, search, settings, episodes
   }
 
+  /// What can be presented over the app.
+  @Reducer
+  public enum Destination {
+    case confirmRemoval(AlertState<Removal>)
+  }
+
+  /// The buttons of the removal confirmation besides Cancel.
+  @CasePathable
+  public enum Removal: Equatable, Sendable {
+    case remove(id: Counter.State.ID)
+  }
+
   public enum Action: Sendable {
     case addCounterButtonTapped
     case counters(IdentifiedActionOf<Counter>)
+    case destination(PresentationAction<Destination.Action>)
     case episodes(Episodes.Action)
     case removeCounterButtonTapped(id: Counter.State.ID)
     case search(Search.Action)
@@ -89,6 +105,11 @@ public struct AppFeature: Sendable {
           return .none
 
         case .removeCounterButtonTapped(let id):
+          guard let index = state.counters.index(id: id) else { return .none }
+          state.destination = .confirmRemoval(.removeCounter(id: id, number: index + 1))
+          return .none
+
+        case .destination(.presented(.confirmRemoval(.remove(let id)))):
           state.counters.remove(id: id)
           return .none
 
@@ -96,13 +117,14 @@ public struct AppFeature: Sendable {
           state.selectedTab = tab
           return .none
 
-        case .counters, .episodes, .search, .settings:
+        case .counters, .destination, .episodes, .search, .settings:
           return .none
         }
       }
       .forEach(\.counters, action: \.counters) {
         Counter()
       }
+      .ifLet(\.$destination, action: \.destination)
     }
     .onChange(of: \.settings.temperatureUnit) { _, state in
       state.search.temperatureUnit = state.settings.temperatureUnit
@@ -111,6 +133,24 @@ public struct AppFeature: Sendable {
         let location = state.search.results.first(where: { $0.id == weather.id })
       else { return .none }
       return .send(.search(.searchResultTapped(location)))
+    }
+  }
+}
+
+extension AppFeature.Destination.State: Equatable, Sendable {}
+extension AppFeature.Destination.Action: Equatable, Sendable {}
+
+extension AlertState where Action == AppFeature.Removal {
+  /// "Remove Counter 2?" with a destructive Remove and a Cancel; the counter keeps running (a
+  /// timer ticks) until it is removed.
+  public static func removeCounter(id: UUID, number: Int) -> Self {
+    Self {
+      TextState("Remove Counter \(number)?")
+    } actions: {
+      ButtonState(role: .destructive, action: .remove(id: id)) { TextState("Remove") }
+      ButtonState(role: .cancel) { TextState("Cancel") }
+    } message: {
+      TextState("Its count, fact and timer go with it.")
     }
   }
 }

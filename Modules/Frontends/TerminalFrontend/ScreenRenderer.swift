@@ -16,7 +16,13 @@ public enum ScreenRenderer {
     lines.append(tabBar(state.selectedTab, style: style))
     lines.append(String(repeating: "─", count: 60))
     switch state.selectedTab {
-    case .counters: lines += counters(state.counters, view: view, style: style)
+    case .counters:
+      lines += counters(state.counters, view: view, style: style)
+      if case .confirmRemoval(let alert) = state.destination {
+        lines += box(
+          [alert.title.string, alert.message?.string].compactMap { $0 }
+            + ["Enter/y \(alert.buttons.first?.label.string ?? "OK") · Esc/n Cancel"])
+      }
     case .search: lines += search(state.search, view: view, style: style)
     case .settings: lines += settings(state.settings, view: view, style: style)
     case .episodes: lines += episodes(state.episodes, view: view, style: style)

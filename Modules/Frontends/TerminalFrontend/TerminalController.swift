@@ -82,6 +82,20 @@ public final class TerminalController {
   // MARK: Screens
 
   private func counters(_ key: Key) {
+    if case .confirmRemoval(let alert) = store.destination {
+      // The removal confirmation: Enter or y removes, Esc or n cancels; other keys wait.
+      switch key {
+      case .enter, .character("y"):
+        if let remove = alert.buttons.first?.action.action {
+          store.send(.destination(.presented(.confirmRemoval(remove))))
+        }
+        view.selectedCounter = clamp(view.selectedCounter, count: store.counters.count)
+      case .escape, .character("n"):
+        store.send(.destination(.dismiss))
+      default: break
+      }
+      return
+    }
     let counters = store.counters
     view.selectedCounter = clamp(view.selectedCounter, count: counters.count)
     let id = counters.isEmpty ? nil : counters[view.selectedCounter].id
@@ -104,7 +118,6 @@ public final class TerminalController {
     case .character("x"), .character("d"):
       guard let id else { return }
       store.send(.removeCounterButtonTapped(id: id))
-      view.selectedCounter = clamp(view.selectedCounter, count: store.counters.count)
     default: break
     }
   }

@@ -24,6 +24,9 @@ public struct StateView: Codable, Equatable, Sendable {
   /// The tab on screen: `counters`, `search`, `settings` or `episodes`.
   public var selectedTab: String
   public var counters: [CounterView]
+  /// The confirmation of a counter's removal, while it is shown (`counter.confirmRemove` /
+  /// `counter.cancelRemove`).
+  public var removalConfirmation: Confirmation?
   public var search: SearchView
   public var settings: SettingsView
   public var episodes: [EpisodeView]
@@ -141,6 +144,13 @@ extension StateView {
   ///   feature's state does not say, the front end's debouncer knows.
   public init(_ state: AppFeature.State, isSearchInFlight: Bool = false) {
     self.header = state.header
+    if case .confirmRemoval(let alert) = state.destination {
+      self.removalConfirmation = Confirmation(
+        title: alert.title.string, message: alert.message?.string,
+        confirm: alert.buttons.first?.label.string ?? "OK")
+    } else {
+      self.removalConfirmation = nil
+    }
     self.selectedTab = state.selectedTab.rawValue
     self.counters = state.counters.map {
       CounterView(

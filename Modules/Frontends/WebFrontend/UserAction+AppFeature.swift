@@ -24,6 +24,18 @@ extension UserAction {
     case .removeCounter(let id):
       try Self.requireCounter(id, in: state)
       return .removeCounterButtonTapped(id: id)
+    case .confirmRemoveCounter:
+      guard case .confirmRemoval(let alert) = state.destination,
+        let remove = alert.buttons.first?.action.action
+      else {
+        throw APIError(.conflict, "no removal confirmation is shown")
+      }
+      return .destination(.presented(.confirmRemoval(remove)))
+    case .cancelRemoveCounter:
+      guard case .confirmRemoval = state.destination else {
+        throw APIError(.conflict, "no removal confirmation is shown")
+      }
+      return .destination(.dismiss)
     case .incrementCounter(let id):
       return try Self.counter(id, .incrementButtonTapped, in: state)
     case .decrementCounter(let id):

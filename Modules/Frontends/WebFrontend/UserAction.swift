@@ -22,8 +22,12 @@ public enum UserAction: Equatable, Sendable {
   case selectTab(AppFeature.Tab)
   /// `{"type":"counter.add"}`
   case addCounter
-  /// `{"type":"counter.remove","id":"<uuid>"}`
+  /// `{"type":"counter.remove","id":"<uuid>"}` — asks for confirmation (`removalConfirmation`).
   case removeCounter(id: UUID)
+  /// `{"type":"counter.confirmRemove"}` — the Remove button of the confirmation.
+  case confirmRemoveCounter
+  /// `{"type":"counter.cancelRemove"}` — the Cancel button of the confirmation.
+  case cancelRemoveCounter
   /// `{"type":"counter.increment","id":"<uuid>"}`
   case incrementCounter(id: UUID)
   /// `{"type":"counter.decrement","id":"<uuid>"}`
@@ -67,7 +71,8 @@ public enum UserAction: Equatable, Sendable {
 
   /// Every `type` the API accepts, for error messages and documentation.
   public static let types = [
-    "tab.select", "counter.add", "counter.remove", "counter.increment", "counter.decrement",
+    "tab.select", "counter.add", "counter.remove", "counter.confirmRemove", "counter.cancelRemove",
+    "counter.increment", "counter.decrement",
     "counter.fact", "counter.random", "counter.timer", "search.query", "search.submit",
     "search.select", "settings.set", "settings.reset", "settings.confirmReset",
     "settings.cancelReset", "episode.favorite", "episode.open",
@@ -81,6 +86,8 @@ public enum UserAction: Equatable, Sendable {
     case .selectTab: "tab.select"
     case .addCounter: "counter.add"
     case .removeCounter: "counter.remove"
+    case .confirmRemoveCounter: "counter.confirmRemove"
+    case .cancelRemoveCounter: "counter.cancelRemove"
     case .incrementCounter: "counter.increment"
     case .decrementCounter: "counter.decrement"
     case .requestFact: "counter.fact"
@@ -197,6 +204,10 @@ extension UserAction: Codable {
       self = .addCounter
     case "counter.remove":
       self = .removeCounter(id: try payload.counterID())
+    case "counter.confirmRemove":
+      self = .confirmRemoveCounter
+    case "counter.cancelRemove":
+      self = .cancelRemoveCounter
     case "counter.increment":
       self = .incrementCounter(id: try payload.counterID())
     case "counter.decrement":
@@ -251,7 +262,8 @@ extension UserAction: Codable {
     switch self {
     case .selectTab(let tab):
       try container.encode(tab, forKey: Key("tab"))
-    case .addCounter, .submitSearch, .resetSettings, .confirmResetSettings, .cancelResetSettings,
+    case .addCounter, .confirmRemoveCounter, .cancelRemoveCounter, .submitSearch, .resetSettings,
+      .confirmResetSettings, .cancelResetSettings,
       .toggleScreenFavorite, .dismissScreenAlert,
       .closeScreen:
       break

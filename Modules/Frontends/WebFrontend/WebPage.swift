@@ -66,6 +66,10 @@ enum WebPage {
     <main>
       <section id="counters" data-section="counters">
         <div class="row" style="margin-bottom:12px"><button class="act primary" id="add-counter">Add counter</button></div>
+        <div class="alert" id="removal-confirmation" role="alertdialog" hidden>
+          <span><strong id="removal-title"></strong> <span id="removal-message"></span></span>
+          <span><button class="act" type="button" id="removal-confirm"></button>
+          <button class="act" type="button" id="removal-cancel">Cancel</button></span></div>
         <div id="counter-list"></div>
       </section>
 
@@ -220,6 +224,11 @@ enum WebPage {
         section.hidden = section.dataset.section !== s.selectedTab;
       }
       renderCounters(s.counters);
+      const removal = s.removalConfirmation;
+      setShown($("removal-confirmation"), !!removal);
+      setText($("removal-title"), removal ? removal.title : "");
+      setText($("removal-message"), removal && removal.message ? removal.message : "");
+      setText($("removal-confirm"), removal ? removal.confirm : "");
       renderSearch(s.search);
       renderSettings(s.settings);
       renderEpisodes(s.episodes, s.episodeScreens || []);
@@ -438,6 +447,8 @@ enum WebPage {
       }
     }
     $("reset-settings").addEventListener("click", () => send({ type: "settings.reset" }));
+    $("removal-confirm").addEventListener("click", () => send({ type: "counter.confirmRemove" }));
+    $("removal-cancel").addEventListener("click", () => send({ type: "counter.cancelRemove" }));
     $("reset-confirm").addEventListener("click", () => send({ type: "settings.confirmReset" }));
     $("reset-cancel").addEventListener("click", () => send({ type: "settings.cancelReset" }));
     $("restart").addEventListener("click", start);

@@ -52,6 +52,7 @@ final class SharedChangeTracker: @unchecked Sendable {
 
   /// The live value of every tracked reference, recorded with a received action.
   @usableFromInline func capture() -> [ObjectIdentifier: Any] {
+    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return [:] }
     let roots = lock.withLock { self.roots }
     guard !roots.isEmpty else { return [:] }
     return roots.mapValues { $0.liveValue() }
@@ -63,6 +64,7 @@ final class SharedChangeTracker: @unchecked Sendable {
   func asserting<R>(
     expectedFromActual: Bool = false, actual: [ObjectIdentifier: Any]? = nil, _ body: () -> R
   ) -> R {
+    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return body() }
     let roots = lock.withLock { self.roots }
     guard !roots.isEmpty else { return body() }
     for (id, root) in roots {

@@ -104,13 +104,17 @@ struct AppServer: AsyncParsableCommand {
 
   /// A flag, else an environment variable, else the default; a variable that does not parse is
   /// an error rather than silently ignored.
+  ///
+  /// `isValid` checks a value from the environment as `validate()` checks the flag, with
+  /// `expected` saying what was wanted: a variable out of range stops the server as a flag would.
   func resolved<Value: LosslessStringConvertible>(
-    _ flag: Value?, _ variable: String, default defaultValue: Value
+    _ flag: Value?, _ variable: String, default defaultValue: Value,
+    valid isValid: (Value) -> Bool = { _ in true }, expected: String = "valid"
   ) throws -> Value {
     if let flag { return flag }
     guard let text = environment.string(variable) else { return defaultValue }
-    guard let value = Value(text) else {
-      throw ValidationError("\(variable)='\(text)' is not valid")
+    guard let value = Value(text), isValid(value) else {
+      throw ValidationError("\(variable)='\(text)' is not \(expected)")
     }
     return value
   }

@@ -19,8 +19,10 @@ extension AppServer {
   }
 
   func serve() async throws {
-    let level =
-      Logger.Level(rawValue: try resolved(logLevel, "LOG_LEVEL", default: "info")) ?? .info
+    let levelName = try resolved(
+      logLevel, "LOG_LEVEL", default: "info", valid: { Logger.Level(rawValue: $0) != nil },
+      expected: "a log level (trace, debug, info, notice, warning, error or critical)")
+    let level = Logger.Level(rawValue: levelName) ?? .info
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)
       handler.logLevel = level
@@ -53,13 +55,21 @@ extension AppServer {
 
     let configuration = WebServer.Configuration(
       host: try resolved(host, "APP_SERVER_HOST", default: "127.0.0.1"),
-      port: try resolved(port, "APP_SERVER_PORT", default: 8080),
+      port: try resolved(
+        port, "APP_SERVER_PORT", default: 8080, valid: { (0...65_535).contains($0) },
+        expected: "a port in 0...65535"),
       sessions: .init(
         idleTimeout: .seconds(
-          try resolved(idleTimeout, "APP_SERVER_IDLE_TIMEOUT_SECONDS", default: 1800)),
-        maximumSessionCount: try resolved(maxSessions, "APP_SERVER_MAX_SESSIONS", default: 1000)),
+          try resolved(
+            idleTimeout, "APP_SERVER_IDLE_TIMEOUT_SECONDS", default: 1800, valid: { $0 > 0 },
+            expected: "a positive number of seconds")),
+        maximumSessionCount: try resolved(
+          maxSessions, "APP_SERVER_MAX_SESSIONS", default: 1000, valid: { $0 >= 1 },
+          expected: "at least 1")),
       favoriteFailureRate: try resolved(
-        favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25))
+        favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25,
+        valid: { (0...1).contains($0) },
+        expected: "between 0 and 1"))
     logger.info("Starting", metadata: ["offline": "\(offline)", "host": "\(configuration.host)"])
     try await WebServer(configuration: configuration, logger: logger) { dependencies in
       dependencies.weatherClient = weatherClient

@@ -340,6 +340,25 @@ def main():
                    and all("°F" in row for row in rows[1:]), "forecast in °F")
             assert c.find("#forecast-estimate").is_displayed()
 
+        def bad_configuration_stops_the_server():
+            cases = {
+                "LOG_LEVEL": ("garbage", "LOG_LEVEL='garbage' is not a log level"),
+                "APP_SERVER_PORT": ("70000", "APP_SERVER_PORT='70000' is not a port in 0...65535"),
+                "APP_SERVER_MAX_SESSIONS": ("0", "APP_SERVER_MAX_SESSIONS='0' is not at least 1"),
+                "APP_SERVER_IDLE_TIMEOUT_SECONDS": ("-1", "is not a positive number of seconds"),
+                "FAVORITE_FAILURE_RATE": ("2", "FAVORITE_FAILURE_RATE='2' is not between 0 and 1"),
+            }
+            for variable, (value, message) in cases.items():
+                # A flag wins over its variable: the port case gives no --port.
+                arguments = [] if variable == "APP_SERVER_PORT" else ["--port", "0"]
+                result = subprocess.run([binary(), *arguments], capture_output=True, text=True,
+                                        timeout=30, env={**os.environ, variable: value})
+                assert result.returncode == 64, (variable, result.returncode, result.stderr)
+                assert message in result.stderr, (variable, result.stderr)
+            flag = subprocess.run([binary(), "--port", "70000"], capture_output=True, text=True,
+                                  timeout=30)
+            assert flag.returncode == 64 and "--port must be in 0...65535" in flag.stderr, flag.stderr
+
         for name, body in [
             ("page loads with a session and an event stream", page_loads),
             ("counter increments and decrements", counter_increments),
@@ -355,6 +374,8 @@ def main():
             ("page state matches the server", state_survives_a_reload_of_the_api),
             ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),
             ("upstream errors are visible", upstream_errors_are_visible),
+            ("a bad variable or flag stops the server with a clear message",
+             bad_configuration_stops_the_server),
             ("offline: Seoul's forecast starts today, °C then °F, labelled",
              offline_search_forecast_today_in_the_chosen_unit),
         ]:

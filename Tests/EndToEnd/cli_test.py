@@ -169,6 +169,20 @@ def test_offline_interactive_seoul_today_in_celsius_then_fahrenheit(base):
         tmux("kill-session", "-t", SESSION)
 
 
+def test_no_color_turns_colours_off(base):
+    for environment in ("NO_COLOR=1", "TERM=dumb", ""):
+        tmux("kill-session", "-t", SESSION)
+        assert tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30",
+                    f"env {environment} {BINARY} --offline").returncode == 0
+        try:
+            wait_for("[1 Counters]")
+            coloured = tmux("capture-pane", "-t", SESSION, "-p", "-e").stdout
+            has_colour = "\x1b[" in coloured
+            assert has_colour == (environment == ""), (environment, repr(coloured[:200]))
+        finally:
+            tmux("kill-session", "-t", SESSION)
+
+
 def test_offline_search_finds_what_a_user_expects(base):
     def first(query):
         output = json.loads(run("search", query, "--json", "--offline").stdout)

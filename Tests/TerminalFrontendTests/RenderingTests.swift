@@ -149,4 +149,12 @@ struct RenderingTests {
     #expect(!ScreenRenderer.render(state, view: ViewState(), style: .plain).contains("\u{1B}"))
     #expect(ScreenRenderer.render(state, view: ViewState(), style: .terminal).contains("\u{1B}["))
   }
+
+  @Test func noColorAndDumbTerminalsGetPlainText() {
+    #expect(Style.forTerminal(environment: [:]).usesEscapeCodes)
+    #expect(Style.forTerminal(environment: ["TERM": "xterm-256color"]).usesEscapeCodes)
+    #expect(!Style.forTerminal(environment: ["NO_COLOR": "1"]).usesEscapeCodes)
+    #expect(Style.forTerminal(environment: ["NO_COLOR": ""]).usesEscapeCodes, "empty means unset")
+    #expect(!Style.forTerminal(environment: ["TERM": "dumb"]).usesEscapeCodes)
+  }
 }

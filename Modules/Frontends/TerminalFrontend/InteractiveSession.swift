@@ -82,8 +82,11 @@ enum InteractiveSession {
     }
   }
 
+  /// Colours unless `NO_COLOR` or `TERM=dumb` ask for none.
+  private static let style = Style.forTerminal()
+
   private static func draw(_ controller: TerminalController) {
-    let screen = controller.screen(style: .terminal)
+    let screen = controller.screen(style: style)
     let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
     Terminal.write(
       ScreenControl.home

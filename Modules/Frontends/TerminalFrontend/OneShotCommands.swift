@@ -17,7 +17,7 @@ enum Output {
     line(String(decoding: try encoder.encode(value), as: UTF8.self))
   }
 
-  static var style: Style { Terminal.outputIsTerminal ? .terminal : .plain }
+  static var style: Style { Terminal.outputIsTerminal ? .forTerminal() : .plain }
 }
 
 /// Runs a client call with the command's dependencies and turns its error into a one-line message.

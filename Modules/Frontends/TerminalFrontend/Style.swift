@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text decoration for the terminal; plain text when output is not a terminal.
 public struct Style: Sendable {
   /// Whether escape codes are written.
@@ -9,6 +11,15 @@ public struct Style: Sendable {
 
   public static let plain = Style(usesEscapeCodes: false)
   public static let terminal = Style(usesEscapeCodes: true)
+
+  /// The style for a terminal: colours, unless the environment asks for none — `NO_COLOR` set to
+  /// anything but the empty string (no-color.org), or `TERM=dumb`.
+  public static func forTerminal(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Style {
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+    return noColor ? .plain : .terminal
+  }
 
   public func bold(_ text: String) -> String { wrap(text, "1") }
   public func dim(_ text: String) -> String { wrap(text, "2") }

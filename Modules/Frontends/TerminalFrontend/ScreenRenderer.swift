@@ -19,9 +19,8 @@ public enum ScreenRenderer {
     case .counters:
       lines += counters(state.counters, view: view, style: style)
       if case .confirmRemoval(let alert) = state.destination {
-        lines += box(
-          [alert.title.string, alert.message?.string].compactMap { $0 }
-            + ["Enter/y \(alert.buttons.first?.label.string ?? "OK") · Esc/n Cancel"])
+        lines += confirmation(
+          alert.title, message: alert.message, confirm: alert.buttons.first?.label)
       }
     case .search: lines += search(state.search, view: view, style: style)
     case .settings: lines += settings(state.settings, view: view, style: style)
@@ -152,11 +151,19 @@ public enum ScreenRenderer {
       lines.append(style.red(error))
     }
     if case .confirmReset(let dialog) = settings.destination {
-      lines += box(
-        [dialog.title.string, dialog.message?.string].compactMap { $0 }
-          + ["Enter/y \(dialog.buttons.first?.label.string ?? "OK") · Esc/n Cancel"])
+      lines += confirmation(
+        dialog.title, message: dialog.message, confirm: dialog.buttons.first?.label)
     }
     return lines
+  }
+
+  /// A confirmation in a box: its title, its message and the keys that answer it.
+  static func confirmation(
+    _ title: TextState, message: TextState?, confirm: TextState?
+  ) -> [String] {
+    box(
+      [title.string, message?.string].compactMap { $0 }
+        + ["Enter/y \(confirm?.string ?? "OK") · Esc/n Cancel"])
   }
 
   /// Lines framed by a box, after a blank line.
@@ -176,7 +183,7 @@ public enum ScreenRenderer {
 
   static func episodes(_ episodes: Episodes.State, view: ViewState, style: Style) -> [String] {
     if let screen = episodes.path.last {
-      return episodeScreen(screen, depth: episodes.path.count, style: style)
+      return episodeScreen(screen, style: style)
     }
     var lines: [String] = []
     for (index, episode) in episodes.episodes.enumerated() {
@@ -186,18 +193,13 @@ public enum ScreenRenderer {
     }
     if let alerted = episodes.episodes.first(where: { $0.alert != nil }), let alert = alerted.alert
     {
-      let text = " \(alert.title.string) (\(alerted.title)) "
-      lines.append("")
-      lines.append("┌" + String(repeating: "─", count: text.count) + "┐")
-      lines.append("│" + style.red(text) + "│")
-      lines.append("└" + String(repeating: "─", count: text.count) + "┘")
-      lines.append(style.bold("Press Enter to dismiss."))
+      lines += failureAlert("\(alert.title.string) (\(alerted.title))", style: style)
     }
     return lines
   }
 
   /// The episode screen on top of the navigation stack.
-  static func episodeScreen(_ screen: EpisodeDetail.State, depth: Int, style: Style) -> [String] {
+  static func episodeScreen(_ screen: EpisodeDetail.State, style: Style) -> [String] {
     let heart = screen.isFavorite ? style.red("♥ favorite") : "♡ not a favorite"
     var lines = [
       style.dim("Episodes ›") + " " + style.bold(screen.title),
@@ -205,14 +207,21 @@ public enum ScreenRenderer {
       "  \(heart)",
     ]
     if let alert = screen.alert {
-      let text = " \(alert.title.string) "
-      lines.append("")
-      lines.append("┌" + String(repeating: "─", count: text.count) + "┐")
-      lines.append("│" + style.red(text) + "│")
-      lines.append("└" + String(repeating: "─", count: text.count) + "┘")
-      lines.append(style.bold("Press Enter to dismiss."))
+      lines += failureAlert(alert.title.string, style: style)
     }
     return lines
+  }
+
+  /// A favorite's failure alert, in red in a box, and how to dismiss it.
+  static func failureAlert(_ text: String, style: Style) -> [String] {
+    let text = " \(text) "
+    return [
+      "",
+      "┌" + String(repeating: "─", count: text.count) + "┐",
+      "│" + style.red(text) + "│",
+      "└" + String(repeating: "─", count: text.count) + "┘",
+      style.bold("Press Enter to dismiss."),
+    ]
   }
 
   // MARK: Help

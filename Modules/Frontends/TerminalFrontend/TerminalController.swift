@@ -83,17 +83,15 @@ public final class TerminalController {
 
   private func counters(_ key: Key) {
     if case .confirmRemoval(let alert) = store.destination {
-      // The removal confirmation: Enter or y removes, Esc or n cancels; other keys wait.
-      switch key {
-      case .enter, .character("y"):
-        if let remove = alert.buttons.first?.action.action {
-          store.send(.destination(.presented(.confirmRemoval(remove))))
-        }
-        view.selectedCounter = clamp(view.selectedCounter, count: store.counters.count)
-      case .escape, .character("n"):
-        store.send(.destination(.dismiss))
-      default: break
-      }
+      answerConfirmation(
+        key,
+        confirm: {
+          if let remove = alert.buttons.first?.action.action {
+            store.send(.destination(.presented(.confirmRemoval(remove))))
+          }
+          view.selectedCounter = clamp(view.selectedCounter, count: store.counters.count)
+        },
+        cancel: { store.send(.destination(.dismiss)) })
       return
     }
     let counters = store.counters
@@ -140,16 +138,20 @@ public final class TerminalController {
     }
   }
 
+  /// A confirmation on screen: Enter or y confirms, Esc or n cancels; other keys wait.
+  private func answerConfirmation(_ key: Key, confirm: () -> Void, cancel: () -> Void) {
+    switch key {
+    case .enter, .character("y"): confirm()
+    case .escape, .character("n"): cancel()
+    default: break
+    }
+  }
+
   private func settings(_ key: Key) {
     if case .confirmReset = store.settings.destination {
-      // The reset confirmation: Enter or y resets, Esc or n cancels; other keys wait.
-      switch key {
-      case .enter, .character("y"):
-        store.send(.settings(.destination(.presented(.confirmReset(.reset)))))
-      case .escape, .character("n"):
-        store.send(.settings(.destination(.dismiss)))
-      default: break
-      }
+      answerConfirmation(
+        key, confirm: { store.send(.settings(.destination(.presented(.confirmReset(.reset))))) },
+        cancel: { store.send(.settings(.destination(.dismiss))) })
       return
     }
     let settings = store.settings

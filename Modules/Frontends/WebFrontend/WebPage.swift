@@ -224,11 +224,7 @@ enum WebPage {
         section.hidden = section.dataset.section !== s.selectedTab;
       }
       renderCounters(s.counters);
-      const removal = s.removalConfirmation;
-      setShown($("removal-confirmation"), !!removal);
-      setText($("removal-title"), removal ? removal.title : "");
-      setText($("removal-message"), removal && removal.message ? removal.message : "");
-      setText($("removal-confirm"), removal ? removal.confirm : "");
+      renderConfirmation("removal", s.removalConfirmation);
       renderSearch(s.search);
       renderSettings(s.settings);
       renderEpisodes(s.episodes, s.episodeScreens || []);
@@ -375,11 +371,15 @@ enum WebPage {
       }
       setText($("displayName-error"), settings.displayNameError);
       setShown($("displayName-error"), !!settings.displayNameError);
-      const confirmation = settings.resetConfirmation;
-      setShown($("reset-confirmation"), !!confirmation);
-      setText($("reset-title"), confirmation ? confirmation.title : "");
-      setText($("reset-message"), confirmation && confirmation.message ? confirmation.message : "");
-      setText($("reset-confirm"), confirmation ? confirmation.confirm : "");
+      renderConfirmation("reset", settings.resetConfirmation);
+    }
+
+    // A confirmation dialog (#<name>-confirmation), shown while the state has one.
+    function renderConfirmation(name, confirmation) {
+      setShown($(name + "-confirmation"), !!confirmation);
+      setText($(name + "-title"), confirmation ? confirmation.title : "");
+      setText($(name + "-message"), confirmation && confirmation.message ? confirmation.message : "");
+      setText($(name + "-confirm"), confirmation ? confirmation.confirm : "");
     }
 
     function renderEpisodes(episodes, screens) {

@@ -45,7 +45,7 @@ public struct Shared<Value> {
 
   /// The value. Change it with ``withLock(_:fileID:filePath:line:column:)``.
   public var wrappedValue: Value {
-    get { box.value(box.currentSide) }
+    get { box.current }
     @available(
       *, unavailable,
       message: "Use '$shared.withLock' to modify a shared value with exclusive access."
@@ -84,12 +84,12 @@ public struct Shared<Value> {
 
   /// The error of the last load from the key, if it failed; the value keeps its last good value.
   public var loadError: (any Error)? {
-    (box.root as? _SharedRoot<Value>)?.persistence?.loadError
+    box.persistence?.loadError
   }
 
   /// The error of the last save to the key, if it failed.
   public var saveError: (any Error)? {
-    (box.root as? _SharedRoot<Value>)?.persistence?.saveError
+    box.persistence?.saveError
   }
 
   /// Whether a load is in progress. The keys of this runtime load synchronously: always `false`.
@@ -155,8 +155,7 @@ extension Shared: Equatable where Value: Equatable {
   /// step, or as the test expects it) reads the expected value and the right side (the state the
   /// step left) the actual one.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.box.value(lhs.box.root.isAsserting ? .expected : .live)
-      == rhs.box.value(rhs.box.root.isAsserting ? .actual : .live)
+    lhs.box.current == rhs.box.actual
   }
 }
 
@@ -178,8 +177,7 @@ extension Shared: CustomDumpRepresentable {
 
 extension Shared: _CustomDiffObject {
   public var _customDiffValues: (Any, Any) {
-    box.root.isAsserting
-      ? (box.value(.expected), box.value(.actual)) : (wrappedValue, wrappedValue)
+    (box.current, box.actual)
   }
 
   public var _objectIdentifier: ObjectIdentifier { ObjectIdentifier(box) }

@@ -29,7 +29,7 @@ public struct SharedReader<Value> {
   }
 
   /// The value.
-  public var wrappedValue: Value { box.value(box.currentSide) }
+  public var wrappedValue: Value { box.current }
 
   /// The reader itself: `$count`.
   public var projectedValue: Self {
@@ -44,7 +44,7 @@ public struct SharedReader<Value> {
 
   /// The error of the last load from the key, if it failed.
   public var loadError: (any Error)? {
-    (box.root as? _SharedRoot<Value>)?.persistence?.loadError
+    box.persistence?.loadError
   }
 
   /// Whether a load is in progress: always `false`, keys load synchronously here.
@@ -81,8 +81,7 @@ extension SharedReader: @unchecked Sendable {}
 
 extension SharedReader: Equatable where Value: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.box.value(lhs.box.root.isAsserting ? .expected : .live)
-      == rhs.box.value(rhs.box.root.isAsserting ? .actual : .live)
+    lhs.box.current == rhs.box.actual
   }
 }
 
@@ -104,8 +103,7 @@ extension SharedReader: CustomDumpRepresentable {
 
 extension SharedReader: _CustomDiffObject {
   public var _customDiffValues: (Any, Any) {
-    box.root.isAsserting
-      ? (box.value(.expected), box.value(.actual)) : (wrappedValue, wrappedValue)
+    (box.current, box.actual)
   }
 
   public var _objectIdentifier: ObjectIdentifier { ObjectIdentifier(box) }

@@ -26,6 +26,18 @@ class _SharedReadableBox<Value>: @unchecked Sendable {
   final var currentSide: _SharedSide {
     root.isAsserting ? .expected : .live
   }
+
+  /// The value a plain read sees, and the left side of a comparison (the state before a step, or
+  /// as the test expects it).
+  final var current: Value { value(currentSide) }
+
+  /// The right side of a comparison: while a test store asserts, the value the step left.
+  final var actual: Value { value(root.isAsserting ? .actual : .live) }
+
+  /// The load and save of the key the value lives under, if it is a root with a key.
+  final var persistence: _SharedPersistence<Value>? {
+    (root as? _SharedRoot<Value>)?.persistence
+  }
 }
 
 /// A readable and writable place holding a shared value.

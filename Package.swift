@@ -24,7 +24,8 @@ let orderedCollections = Target.Dependency.product(
   name: "OrderedCollections", package: "swift-collections")
 let issueReporting = Target.Dependency.product(
   name: "IssueReporting", package: "xctest-dynamic-overlay")
-// SwiftNIO: only the FixtureServer support target and test targets may use it.
+// SwiftNIO: only the FixtureServer support target, the web front end (a server: its connection
+// deadlines are a channel handler) and test targets may use it.
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
@@ -49,6 +50,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -198,11 +201,15 @@ let package = Package(
       dependencies: [
         "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "SettingsFeature", "EpisodesFeature", "FavoritingFeature", "WeatherClient", "FactClient",
-        "RandomNumberClient", logging,
+        "RandomNumberClient", logging, nioCore,
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
-      path: "Modules/Frontends/WebFrontend"
+      path: "Modules/Frontends/WebFrontend",
+      resources: [.copy("Public")]
     ),
     // The executable: reads configuration, picks live clients, starts WebFrontend.
     .executableTarget(
@@ -257,7 +264,9 @@ let package = Package(
     ),
     .testTarget(
       name: "WeatherClientLiveTests",
-      dependencies: ["WeatherClientLive", "WeatherClient", "LiveHTTP", "FixtureServer", dependencies],
+      dependencies: [
+        "WeatherClientLive", "WeatherClient", "LiveHTTP", "FixtureServer", dependencies,
+      ],
       path: "Tests/WeatherClientLiveTests",
       resources: [.copy("Fixtures")]
     ),
@@ -336,6 +345,7 @@ let package = Package(
         "WebFrontend", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
         "RandomNumberClient", "FixtureServer", logging,
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ],

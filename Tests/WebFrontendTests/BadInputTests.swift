@@ -173,11 +173,11 @@ struct BadInputTests {
     try await makeApplication(makeRegistry()).test(.router) { client in
       _ = try await client.createSession()
       for (uri, method) in [
-        ("/api/sessions/\(id)/state", HTTPRequest.Method.get),
-        ("/api/sessions/\(id)/events", .get),
-        ("/api/sessions/\(id)", .delete),
+        ("/api/session/state", HTTPRequest.Method.get),
+        ("/api/session/events", .get),
+        ("/api/session", .delete),
       ] {
-        try await client.execute(uri: uri, method: method) { response in
+        try await client.call(method, uri, session: id) { response in
           #expect(response.status == .notFound)
           let error = try decodeBody(response, as: APIError.Body.self)
           #expect(error.error.hasPrefix("unknown or expired session"))
@@ -203,7 +203,7 @@ struct BadInputTests {
     try await makeApplication(registry).test(.router) { client in
       let first = try await client.createSession()
       _ = try await client.createSession()
-      try await client.execute(uri: "/api/sessions", method: .post) { response in
+      try await client.call(.post, "/api/session") { response in
         #expect(response.status == .serviceUnavailable)
         #expect(response.headers[.retryAfter] == "60")
         let error = try decodeBody(response, as: APIError.Body.self)
@@ -211,7 +211,7 @@ struct BadInputTests {
       }
       // The existing sessions are untouched, and ending one makes room.
       #expect(try await client.state(of: first.id).state == first.state)
-      try await client.execute(uri: "/api/sessions/\(first.id)", method: .delete) { _ in }
+      try await client.call(.delete, "/api/session", session: first.id) { _ in }
       _ = try await client.createSession()
     }
   }

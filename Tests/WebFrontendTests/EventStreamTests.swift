@@ -29,7 +29,7 @@ struct EventStreamTests {
     try await makeApplication(registry).test(.ahc(.http)) { client in
       let id = try await client.createSession().id
       try await client.send(.toggleTimer(id: firstCounter), to: id)
-      async let stream = client.execute(uri: "/api/sessions/\(id)/events", method: .get)
+      async let stream = client.call(.get, "/api/session/events", session: id)
       try await waitUntil { registry.eventStreamCount(of: id) == 1 }
 
       for tick in 1...3 {
@@ -52,7 +52,7 @@ struct EventStreamTests {
       // The store was released with the session: its timer no longer sleeps on the clock.
       try await waitUntil { (try? await clock.checkSuspension()) != nil }
       await clock.advance(by: .seconds(5))
-      try await client.execute(uri: "/api/sessions/\(id)/state", method: .get) { response in
+      try await client.call(.get, "/api/session/state", session: id) { response in
         #expect(response.status == .notFound)
       }
     }
@@ -64,11 +64,11 @@ struct EventStreamTests {
     }
     try await makeApplication(registry).test(.ahc(.http)) { client in
       let id = try await client.createSession().id
-      async let stream = client.execute(uri: "/api/sessions/\(id)/events", method: .get)
+      async let stream = client.call(.get, "/api/session/events", session: id)
       try await waitUntil { registry.eventStreamCount(of: id) == 1 }
       try await client.send(.requestFact(id: firstCounter), to: id)
       try await waitUntil { registry.view(of: id)?.counters.first?.fact != nil }
-      try await client.execute(uri: "/api/sessions/\(id)", method: .delete) { response in
+      try await client.call(.delete, "/api/session", session: id) { response in
         #expect(response.status == .noContent)
       }
       let snapshots = try Self.snapshots(try await stream.body)
@@ -82,9 +82,9 @@ struct EventStreamTests {
     let registry = makeRegistry(configuration: .init(maximumEventStreamsPerSession: 1))
     try await makeApplication(registry).test(.ahc(.http)) { client in
       let id = try await client.createSession().id
-      async let stream = client.execute(uri: "/api/sessions/\(id)/events", method: .get)
+      async let stream = client.call(.get, "/api/session/events", session: id)
       try await waitUntil { registry.eventStreamCount(of: id) == 1 }
-      try await client.execute(uri: "/api/sessions/\(id)/events", method: .get) { response in
+      try await client.call(.get, "/api/session/events", session: id) { response in
         #expect(response.status == .tooManyRequests)
         let error = try decodeBody(response, as: APIError.Body.self)
         #expect(error.error == "this session already has 1 event streams open")
@@ -118,7 +118,7 @@ struct EventStreamTests {
       await registry.endAll()
       #expect(await registry.count == 0)
       try await waitUntil { (try? await clock.checkSuspension()) != nil }
-      try await client.execute(uri: "/api/sessions", method: .post) { response in
+      try await client.call(.post, "/api/session") { response in
         #expect(response.status == .serviceUnavailable)
       }
     }

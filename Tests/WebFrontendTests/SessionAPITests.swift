@@ -19,9 +19,14 @@ struct SessionAPITests {
         #expect(response.headers[.contentType] == "text/html; charset=utf-8")
         let html = String(buffer: response.body)
         #expect(html.contains("<title>Composable App</title>"))
-        #expect(html.contains("/api/sessions"))
-        #expect(!html.contains("http://") || !html.contains("<script src"))
-        #expect(!html.contains("https://"))
+        #expect(html.contains(#"<script type="module" src="/app.js"></script>"#))
+        #expect(!html.contains("http://") && !html.contains("https://"))
+      }
+      try await client.execute(uri: "/app.js", method: .get) { response in
+        #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+        let script = String(buffer: response.body)
+        #expect(script.contains(#""/api/session""#))
+        #expect(!script.contains("https://"))
       }
     }
   }
@@ -52,7 +57,6 @@ struct SessionAPITests {
       let session = try await client.createSession()
       try await client.send(.incrementCounter(id: firstCounter), to: session.id)
       let read = try await client.state(of: session.id)
-      #expect(read.id == session.id)
       #expect(read.state.counters.first?.count == 1)
       #expect(read.revision == 2)
     }
@@ -231,10 +235,10 @@ struct SessionAPITests {
     let registry = makeRegistry()
     try await makeApplication(registry).test(.router) { client in
       let id = try await client.createSession().id
-      try await client.execute(uri: "/api/sessions/\(id)", method: .delete) { response in
+      try await client.call(.delete, "/api/session", session: id) { response in
         #expect(response.status == .noContent)
       }
-      try await client.execute(uri: "/api/sessions/\(id)/state", method: .get) { response in
+      try await client.call(.get, "/api/session/state", session: id) { response in
         #expect(response.status == .notFound)
       }
     }

@@ -32,12 +32,29 @@ let quietLogger: Logger = {
   return logger
 }()
 
-/// The application under test.
-func makeApplication(_ registry: SessionRegistry) -> some ApplicationProtocol {
-  WebServer.application(registry: registry, logger: quietLogger)
+/// The application under test, with per-client limits high enough for tests that are not about
+/// them (in-process requests all come from one client).
+func makeApplication(
+  _ registry: SessionRegistry, security: WebSecurity = relaxedSecurity
+) -> some ApplicationProtocol {
+  WebServer.application(
+    registry: registry, configuration: .init(port: 0, security: security), logger: quietLogger)
 }
 
+/// The default policy with limits no functional test reaches.
+let relaxedSecurity = WebSecurity(
+  sessionCreation: .init(burst: 100_000, perSecond: 100_000),
+  actions: .init(burst: 100_000, perSecond: 100_000))
+
 typealias SessionResponse = WebRoutes.SessionResponse
+
+/// A session created through the API: its id (read from the cookie, as a browser keeps it) and
+/// its first state.
+struct CreatedSession {
+  var id: String
+  var revision: Int
+  var state: StateView
+}
 
 /// The id of the first counter of every session (ids come from `.incrementing`).
 let firstCounter = UUID(0)
@@ -45,22 +62,50 @@ let firstCounter = UUID(0)
 let firstEpisode = UUID(0)
 
 extension TestClientProtocol {
-  /// `POST /api/sessions`, expecting 201.
-  func createSession(sourceLocation: SourceLocation = #_sourceLocation) async throws
-    -> SessionResponse
-  {
-    try await execute(uri: "/api/sessions", method: .post) { response in
-      #expect(response.status == .created, sourceLocation: sourceLocation)
-      return try decodeBody(response, sourceLocation: sourceLocation)
-    }
+  /// The origin of the page, as a browser names it in `Origin`.
+  var pageOrigin: String { port.map { "http://localhost:\($0)" } ?? "http://localhost" }
+
+  /// A request as the page makes it: the session cookie (if any) and, for requests that change
+  /// state, the page's `Origin`.
+  func call<Value>(
+    _ method: HTTPRequest.Method, _ path: String, session id: String? = nil,
+    headers: HTTPFields = [:], body: ByteBuffer? = nil,
+    _ test: @escaping (TestResponse) async throws -> Value
+  ) async throws -> Value {
+    var headers = headers
+    if let id { headers[.cookie] = "\(WebRoutes.sessionCookieName)=\(id)" }
+    if method != .get, headers[.origin] == nil { headers[.origin] = pageOrigin }
+    return try await execute(
+      uri: path, method: method, headers: headers, body: body, testCallback: test)
   }
 
-  /// `POST /api/sessions/{id}/actions` with a raw body.
+  /// ``call(_:_:session:headers:body:_:)`` returning the response.
+  func call(
+    _ method: HTTPRequest.Method, _ path: String, session id: String? = nil,
+    headers: HTTPFields = [:], body: ByteBuffer? = nil
+  ) async throws -> TestResponse {
+    try await call(method, path, session: id, headers: headers, body: body) { $0 }
+  }
+
+  /// `POST /api/session`, expecting 201 and a session cookie.
+  func createSession(sourceLocation: SourceLocation = #_sourceLocation) async throws
+    -> CreatedSession
+  {
+    let response = try await call(.post, "/api/session")
+    #expect(response.status == .created, sourceLocation: sourceLocation)
+    let snapshot: SessionResponse = try decodeBody(response, sourceLocation: sourceLocation)
+    let cookie = try #require(
+      response.headers[values: .setCookie].first { $0.hasPrefix("session=") },
+      sourceLocation: sourceLocation)
+    let id = String(cookie.dropFirst("session=".count).prefix { $0 != ";" })
+    return CreatedSession(id: id, revision: snapshot.revision, state: snapshot.state)
+  }
+
+  /// `POST /api/session/actions` with a raw JSON body.
   func post(_ body: String, to id: String) async throws -> TestResponse {
-    try await execute(
-      uri: "/api/sessions/\(id)/actions", method: .post,
-      headers: [.contentType: "application/json"], body: ByteBuffer(string: body)
-    ) { $0 }
+    try await call(
+      .post, "/api/session/actions", session: id,
+      headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
   }
 
   /// Sends an action, expecting 200, and returns the state after it.
@@ -75,11 +120,11 @@ extension TestClientProtocol {
     return try decodeBody(response, sourceLocation: sourceLocation)
   }
 
-  /// `GET /api/sessions/{id}/state`, expecting 200.
+  /// `GET /api/session/state`, expecting 200.
   func state(of id: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
     -> SessionResponse
   {
-    try await execute(uri: "/api/sessions/\(id)/state", method: .get) { response in
+    try await call(.get, "/api/session/state", session: id) { response in
       #expect(response.status == .ok, sourceLocation: sourceLocation)
       return try decodeBody(response, sourceLocation: sourceLocation)
     }

@@ -42,9 +42,13 @@ public struct APIError: HTTPResponseError, Equatable, Sendable, CustomStringConv
 }
 
 extension APIError {
-  static func unknownSession(_ id: String) -> Self {
-    APIError(
-      .notFound, "unknown or expired session '\(id.prefix(64))'; create one with POST /api/sessions"
-    )
+  /// The cookie names no live session: it never existed, expired, or was ended.
+  static var unknownSession: Self {
+    APIError(.notFound, "unknown or expired session; create one with POST /api/session")
+  }
+
+  /// The request carries no session cookie.
+  static var noSession: Self {
+    APIError(.notFound, "no session; create one with POST /api/session")
   }
 }

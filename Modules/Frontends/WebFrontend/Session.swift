@@ -28,6 +28,8 @@ public enum SessionEvent: Equatable, Sendable {
 @MainActor
 final class Session {
   let id: SessionID
+  /// The session's name in logs: a serial number, because the id is a secret.
+  let logName: String
   private(set) var lastActivity: ContinuousClock.Instant
   private var store: StoreOf<AppFeature>?
   private var debouncer: SearchDebouncer?
@@ -41,10 +43,12 @@ final class Session {
 
   init(
     id: SessionID,
+    serial: Int,
     now: ContinuousClock.Instant,
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.id = id
+    self.logName = "#\(serial)"
     self.lastActivity = now
     let store = Store(initialState: AppFeature.State()) {
       AppFeature()
@@ -89,7 +93,7 @@ final class Session {
   ///   nothing is sent then.
   func perform(_ action: UserAction) throws(APIError) {
     guard let store, let debouncer else {
-      throw APIError.unknownSession(id.rawValue)
+      throw APIError.unknownSession
     }
     switch action {
     case .changeSearchQuery(let query):

@@ -1,8 +1,8 @@
 /// The unguessable name of a session: 128 bits from `SystemRandomNumberGenerator`, written as
 /// 32 lowercase hexadecimal digits.
 ///
-/// Whoever knows the id can drive the session, so it is the visitor's only credential; it is
-/// never logged in full.
+/// Whoever knows the id can drive the session, so it is the visitor's only credential: it travels
+/// only in the session cookie and is never logged (logs name sessions by a serial number).
 public struct SessionID: Hashable, Sendable, CustomStringConvertible {
   /// The 32 hexadecimal digits.
   public let rawValue: String
@@ -22,10 +22,8 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
     self.rawValue = String(text)
   }
 
-  public var description: String { rawValue }
-
-  /// The first 8 digits, enough to tell sessions apart in logs without revealing the id.
-  public var redacted: String { String(rawValue.prefix(8)) + "…" }
+  /// Never the id itself, so that interpolating one into a message or log cannot leak it.
+  public var description: String { "SessionID(…)" }
 
   private static func hex(_ value: UInt64) -> String {
     let digits = String(value, radix: 16)

@@ -11,8 +11,10 @@ import Logging
 /// Limits (``Configuration``):
 /// - a session that gets no request for ``Configuration/idleTimeout`` is ended by the next
 ///   ``expireIdleSessions(now:)`` (the server's sweeper calls it periodically);
-/// - at most ``Configuration/maximumSessionCount`` sessions exist; creating one more is refused
-///   with 503 (existing visitors are never evicted to make room);
+/// - at most ``Configuration/maximumSessionCount`` sessions exist; creating one more ends the
+///   least recently used *idle* session (no request for ``Configuration/minimumIdleBeforeEviction``
+///   and no open event stream) to make room, and is refused with 503 only when every session is
+///   in use — so nobody can lock visitors out by creating sessions;
 /// - at most ``Configuration/maximumEventStreamsPerSession`` event streams per session (429).
 ///
 /// ```swift
@@ -30,16 +32,20 @@ public final class SessionRegistry {
     public var maximumSessionCount: Int
     /// The most event streams one session may have open at once.
     public var maximumEventStreamsPerSession: Int
+    /// How long a session must have had no request before it may be evicted for a new one.
+    public var minimumIdleBeforeEviction: Duration
 
     /// Creates limits; the defaults suit a small deployment.
     public init(
       idleTimeout: Duration = .seconds(30 * 60),
       maximumSessionCount: Int = 1_000,
-      maximumEventStreamsPerSession: Int = 4
+      maximumEventStreamsPerSession: Int = 4,
+      minimumIdleBeforeEviction: Duration = .seconds(60)
     ) {
       self.idleTimeout = idleTimeout
       self.maximumSessionCount = maximumSessionCount
       self.maximumEventStreamsPerSession = maximumEventStreamsPerSession
+      self.minimumIdleBeforeEviction = minimumIdleBeforeEviction
     }
   }
 
@@ -49,6 +55,8 @@ public final class SessionRegistry {
   private let logger: Logger
   private var sessions: [SessionID: Session] = [:]
   private var isClosed = false
+  /// The number of sessions created since the registry started.
+  public private(set) var createdCount = 0
 
   /// Creates an empty registry.
   ///
@@ -67,6 +75,9 @@ public final class SessionRegistry {
 
   /// The number of live sessions.
   public var count: Int { sessions.count }
+
+  /// Whether new sessions are accepted: `false` once the server has begun shutting down.
+  public var isAcceptingSessions: Bool { !isClosed }
 
   /// Whether a session with this id is live.
   public func contains(_ id: String) -> Bool {
@@ -90,26 +101,33 @@ public final class SessionRegistry {
     guard !isClosed else {
       throw APIError(.serviceUnavailable, "the server is shutting down")
     }
-    guard sessions.count < configuration.maximumSessionCount else {
-      logger.warning(
-        "Session limit reached", metadata: ["limit": "\(configuration.maximumSessionCount)"])
-      throw APIError(
-        .serviceUnavailable,
-        "too many sessions (the limit is \(configuration.maximumSessionCount)); try again later",
-        headers: [.retryAfter: "60"])
+    if sessions.count >= configuration.maximumSessionCount {
+      guard let evicted = leastRecentlyUsedIdleSession(now: now) else {
+        logger.warning(
+          "Session limit reached", metadata: ["limit": "\(configuration.maximumSessionCount)"])
+        throw APIError(
+          .serviceUnavailable,
+          "too many sessions (the limit is \(configuration.maximumSessionCount)); try again later",
+          headers: [.retryAfter: "60"])
+      }
+      sessions[evicted.id] = nil
+      evicted.end()
+      logger.info("Session evicted to make room", metadata: ["session": "\(evicted.logName)"])
     }
     let id = SessionID()
-    let session = Session(id: id, now: now, dependencies: dependencies)
+    createdCount += 1
+    let session = Session(id: id, serial: createdCount, now: now, dependencies: dependencies)
     sessions[id] = session
-    logger.info("Session created", metadata: ["session": "\(id.redacted)", "count": "\(count)"])
-    guard let snapshot = session.snapshot() else { throw APIError.unknownSession(id.rawValue) }
+    logger.info(
+      "Session created", metadata: ["session": "\(session.logName)", "count": "\(count)"])
+    guard let snapshot = session.snapshot() else { throw APIError.unknownSession }
     return (id, snapshot)
   }
 
   /// The view of a session, marking it active.
   func snapshot(of id: String, now: ContinuousClock.Instant = .now) throws(APIError) -> Snapshot {
     let session = try session(id, now: now)
-    guard let snapshot = session.snapshot() else { throw APIError.unknownSession(id) }
+    guard let snapshot = session.snapshot() else { throw APIError.unknownSession }
     return snapshot
   }
 
@@ -119,7 +137,7 @@ public final class SessionRegistry {
   ) throws(APIError) -> Snapshot {
     let session = try session(id, now: now)
     try session.perform(action)
-    guard let snapshot = session.snapshot() else { throw APIError.unknownSession(id) }
+    guard let snapshot = session.snapshot() else { throw APIError.unknownSession }
     return snapshot
   }
 
@@ -140,10 +158,10 @@ public final class SessionRegistry {
   /// Ends a session at the visitor's request.
   func end(_ id: String) throws(APIError) {
     guard let sessionID = SessionID(id), let session = sessions.removeValue(forKey: sessionID)
-    else { throw APIError.unknownSession(id) }
+    else { throw APIError.unknownSession }
     session.end()
     logger.info(
-      "Session ended", metadata: ["session": "\(sessionID.redacted)", "count": "\(count)"])
+      "Session ended", metadata: ["session": "\(session.logName)", "count": "\(count)"])
   }
 
   // MARK: Housekeeping
@@ -185,15 +203,25 @@ public final class SessionRegistry {
     logger.info("All sessions ended", metadata: ["ended": "\(ending.count)"])
   }
 
+  /// The idle session whose last request is the oldest, if any may be evicted.
+  private func leastRecentlyUsedIdleSession(now: ContinuousClock.Instant) -> Session? {
+    sessions.values
+      .filter {
+        $0.subscriberCount == 0
+          && $0.lastActivity.duration(to: now) >= configuration.minimumIdleBeforeEviction
+      }
+      .min { $0.lastActivity < $1.lastActivity }
+  }
+
   private func session(_ id: String, now: ContinuousClock.Instant) throws(APIError) -> Session {
     guard let sessionID = SessionID(id), let session = sessions[sessionID] else {
-      throw APIError.unknownSession(id)
+      throw APIError.unknownSession
     }
     // A session past its idle timeout is gone even if the sweeper has not run yet.
     guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
       sessions[sessionID] = nil
       session.end()
-      throw APIError.unknownSession(id)
+      throw APIError.unknownSession
     }
     session.touch(now)
     return session

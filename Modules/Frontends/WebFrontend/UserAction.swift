@@ -69,16 +69,56 @@ public enum UserAction: Equatable, Sendable {
   /// The longest search query accepted, in characters.
   public static let maximumQueryLength = 200
 
+  /// One entry of the action catalogue: a `type` and the fields it takes, each with what its
+  /// value must be. `GET /api/actions` serves the whole catalogue, so that clients (the page and
+  /// its contract test) use no name the server does not accept.
+  public struct Description: Codable, Equatable, Sendable {
+    /// The action's `type`.
+    public var type: String
+    /// Field name → what its value must be.
+    public var fields: [String: String]
+
+    init(_ type: String, _ fields: [String: String] = [:]) {
+      self.type = type
+      self.fields = fields
+    }
+  }
+
+  /// Every action the API accepts, with its fields.
+  public static let catalogue: [Description] = {
+    let counter = ["id": "a counter id, a UUID string"]
+    let episode = ["id": "an episode id, a UUID string"]
+    return [
+      Description("tab.select", ["tab": "one of counters, search, settings, episodes"]),
+      Description("counter.add"),
+      Description("counter.remove", counter),
+      Description("counter.confirmRemove"),
+      Description("counter.cancelRemove"),
+      Description("counter.increment", counter),
+      Description("counter.decrement", counter),
+      Description("counter.fact", counter),
+      Description("counter.random", counter),
+      Description("counter.timer", counter),
+      Description("search.query", ["query": "a string of at most 200 characters"]),
+      Description("search.submit"),
+      Description("search.select", ["id": "the integer id of a search result"]),
+      Description(
+        "settings.set",
+        ["field": "the name of a setting", "value": "the setting's value (see SettingChange)"]),
+      Description("settings.reset"),
+      Description("settings.confirmReset"),
+      Description("settings.cancelReset"),
+      Description("episode.favorite", episode),
+      Description("episode.open", episode),
+      Description("screen.favorite"),
+      Description("screen.dismissAlert"),
+      Description("screen.close"),
+      Description("episode.dismissAlert", episode),
+    ]
+  }()
+
   /// Every `type` the API accepts, for error messages and documentation.
-  public static let types = [
-    "tab.select", "counter.add", "counter.remove", "counter.confirmRemove", "counter.cancelRemove",
-    "counter.increment", "counter.decrement",
-    "counter.fact", "counter.random", "counter.timer", "search.query", "search.submit",
-    "search.select", "settings.set", "settings.reset", "settings.confirmReset",
-    "settings.cancelReset", "episode.favorite", "episode.open",
-    "screen.favorite", "screen.dismissAlert", "screen.close",
-    "episode.dismissAlert",
-  ]
+  public static let types = catalogue.map(\.type)
 
   /// The `type` of this action in its JSON form.
   public var type: String {
@@ -159,7 +199,7 @@ public enum SettingChange: Equatable, Sendable {
 
 // MARK: - JSON
 
-extension UserAction: Codable {
+extension UserAction: Encodable {
   /// Why a request body is not a user action; ``message`` is meant for the person calling the API.
   public struct DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was wrong, e.g. `missing field 'id' (a counter id, a UUID string) for 'counter.increment'`.
@@ -175,26 +215,29 @@ extension UserAction: Codable {
 
   /// Decodes an action from a request body, with a message for every way it can be wrong.
   ///
+  /// The body is parsed strictly first (``JSONValue``: UTF-8, RFC 8259, no duplicate keys, at
+  /// most ``JSONValue/Limits/maximumDepth`` levels), and fields the action does not have are
+  /// refused, so what is accepted is exactly what is documented.
+  ///
   /// ```swift
   /// let action = try UserAction.decode(Data(#"{"type":"counter.add"}"#.utf8))
   /// ```
-  public static func decode(_ data: Data) throws(DecodingFailure) -> UserAction {
+  public static func decode(_ data: some Collection<UInt8>) throws(DecodingFailure) -> UserAction {
+    let document: JSONValue
     do {
-      return try JSONDecoder().decode(UserAction.self, from: data)
-    } catch let failure as DecodingFailure {
-      throw failure
-    } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-      throw DecodingFailure("the body must be a JSON object with a \"type\" field")
+      document = try JSONValue.parse(data)
     } catch {
-      throw DecodingFailure("the body is not valid JSON")
+      throw DecodingFailure("the body is not valid JSON: \(error.message)")
     }
+    guard let members = document.object else {
+      throw DecodingFailure("the body must be a JSON object with a \"type\" field")
+    }
+    return try UserAction(members)
   }
 
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: Key.self)
-    let fields = Fields(container: container, type: nil)
-    let type: String = try fields.required("type", "a string naming the action")
-    let payload = Fields(container: container, type: type)
+  private init(_ members: [String: JSONValue]) throws(DecodingFailure) {
+    let type: String = try Fields(members, type: nil).required("type", "a string naming the action")
+    let payload = Fields(members, type: type)
     switch type {
     case "tab.select":
       self = .selectTab(
@@ -252,8 +295,10 @@ extension UserAction: Codable {
       self = .closeScreen
     default:
       throw DecodingFailure(
-        "unknown action type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+        "unknown action type '\(type.prefix(64))'; expected one of: \(Self.types.joined(separator: ", "))"
+      )
     }
+    try payload.refuseUnread()
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -291,7 +336,7 @@ extension UserAction: Codable {
 }
 
 extension SettingChange {
-  fileprivate init(_ payload: Fields) throws {
+  fileprivate init(_ payload: Fields) throws(UserAction.DecodingFailure) {
     let field: String = try payload.required(
       "field", "the name of a setting (\(Self.fields.joined(separator: ", ")))")
     let yesNo = "true or false"
@@ -321,7 +366,8 @@ extension SettingChange {
         try payload.choice("value", TemperatureUnit.self, "one of celsius, fahrenheit"))
     default:
       throw UserAction.DecodingFailure(
-        "unknown setting '\(field)'; expected one of: \(Self.fields.joined(separator: ", "))")
+        "unknown setting '\(field.prefix(64))'; expected one of: \(Self.fields.joined(separator: ", "))"
+      )
     }
   }
 }
@@ -335,40 +381,89 @@ private struct Key: CodingKey {
   init?(intValue: Int) { nil }
 }
 
-/// Reads the fields of one action object, with messages that name the field and the action.
-private struct Fields {
-  let container: KeyedDecodingContainer<Key>
+/// A JSON type a field of an action can have.
+private protocol FieldValue {
+  init?(_ json: JSONValue)
+}
+
+extension String: FieldValue {
+  init?(_ json: JSONValue) {
+    guard let text = json.string else { return nil }
+    self = text
+  }
+}
+
+extension Bool: FieldValue {
+  init?(_ json: JSONValue) {
+    guard let value = json.bool else { return nil }
+    self = value
+  }
+}
+
+extension Int: FieldValue {
+  init?(_ json: JSONValue) {
+    guard let value = json.int else { return nil }
+    self = value
+  }
+}
+
+extension UUID: FieldValue {
+  init?(_ json: JSONValue) {
+    guard let text = json.string, let id = UUID(uuidString: text) else { return nil }
+    self = id
+  }
+}
+
+/// Reads the fields of one action object, with messages that name the field and the action, and
+/// remembers which were read so that the rest can be refused.
+private final class Fields {
+  let members: [String: JSONValue]
   let type: String?
+  private var read: Set<String>
+
+  init(_ members: [String: JSONValue], type: String?) {
+    self.members = members
+    self.type = type
+    self.read = type == nil ? [] : ["type"]
+  }
 
   private var suffix: String { type.map { " for '\($0)'" } ?? "" }
 
-  func required<Value: Decodable>(_ name: String, _ expected: String) throws -> Value {
-    let key = Key(name)
-    guard container.contains(key) else {
+  func required<Value: FieldValue>(
+    _ name: String, _ expected: String
+  ) throws(UserAction.DecodingFailure) -> Value {
+    read.insert(name)
+    guard let json = members[name] else {
       throw UserAction.DecodingFailure("missing field '\(name)' (\(expected))\(suffix)")
     }
-    do {
-      return try container.decode(Value.self, forKey: key)
-    } catch {
+    guard let value = Value(json) else {
       throw UserAction.DecodingFailure("field '\(name)' must be \(expected)\(suffix)")
-    }
-  }
-
-  func choice<Value: RawRepresentable>(
-    _ name: String, _: Value.Type, _ expected: String
-  ) throws -> Value where Value.RawValue == String {
-    let raw: String = try required(name, expected)
-    guard let value = Value(rawValue: raw) else {
-      throw UserAction.DecodingFailure("field '\(name)' must be \(expected), not '\(raw)'\(suffix)")
     }
     return value
   }
 
-  func counterID() throws -> UUID {
+  func choice<Value: RawRepresentable>(
+    _ name: String, _: Value.Type, _ expected: String
+  ) throws(UserAction.DecodingFailure) -> Value where Value.RawValue == String {
+    let raw: String = try required(name, expected)
+    guard let value = Value(rawValue: raw) else {
+      throw UserAction.DecodingFailure(
+        "field '\(name)' must be \(expected), not '\(raw.prefix(64))'\(suffix)")
+    }
+    return value
+  }
+
+  func counterID() throws(UserAction.DecodingFailure) -> UUID {
     try required("id", "a counter id, a UUID string")
   }
 
-  func episodeID() throws -> UUID {
+  func episodeID() throws(UserAction.DecodingFailure) -> UUID {
     try required("id", "an episode id, a UUID string")
+  }
+
+  /// Refuses a field the action does not have.
+  func refuseUnread() throws(UserAction.DecodingFailure) {
+    guard let extra = members.keys.filter({ !read.contains($0) }).min() else { return }
+    throw UserAction.DecodingFailure("unknown field '\(extra.prefix(64))'\(suffix)")
   }
 }

@@ -2,17 +2,22 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The HTTP routes of the web front end: the page and the JSON API over sessions.
+/// The HTTP routes of the web front end: the page and the JSON API over the visitor's session.
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET /` | the page (HTML, CSS and JS in one document) |
-/// | `POST /api/sessions` | 201 ``SessionResponse``: a new session's id and state |
-/// | `GET /api/sessions/{id}/state` | 200 ``SessionResponse`` |
-/// | `POST /api/sessions/{id}/actions` | 200 ``SessionResponse`` after one ``UserAction`` |
-/// | `GET /api/sessions/{id}/events` | Server-Sent Events: `event: state` with a ``Snapshot`` |
-/// | `DELETE /api/sessions/{id}` | 204, the session and its effects end |
+/// | `GET /`, `/app.js`, `/app.css`, `/favicon.svg` | the page's files (``WebAssets``) |
+/// | `GET /healthz` | 200 while the process runs |
+/// | `GET /readyz` | 200 while it accepts sessions, 503 while it drains |
+/// | `GET /api/actions` | the action catalogue: every action `type` and its fields |
+/// | `POST /api/session` | 201 ``SessionResponse`` and the session cookie: a new session |
+/// | `GET /api/session/state` | 200 ``SessionResponse`` |
+/// | `POST /api/session/actions` | 200 ``SessionResponse`` after one ``UserAction`` |
+/// | `GET /api/session/events` | Server-Sent Events: `event: state` with a ``Snapshot`` |
+/// | `DELETE /api/session` | 204, the session and its effects end, the cookie is cleared |
 ///
+/// The session id is the visitor's only credential, so it travels only in an `HttpOnly;
+/// SameSite=Strict` cookie (``sessionCookieName``) — never in a URL, a body or a log line.
 /// Refusals are ``APIError``s: a JSON body `{"error": "…", "status": 4xx}`. `docs/server.md`
 /// describes the forms in full.
 ///
@@ -24,78 +29,98 @@ import Logging
 public enum WebRoutes {
   /// The largest request body accepted, in bytes (16 KiB).
   public static let maximumBodySize = 16 * 1024
+  /// The name of the cookie that carries the session id.
+  public static let sessionCookieName = "session"
 
-  /// A session and its state: the answer of every successful session request.
-  public struct SessionResponse: Codable, Equatable, Sendable {
-    /// The session's id, to put in the URLs of later requests.
-    public var id: String
-    /// The revision of ``state``: it grows with every change of the session's state.
-    public var revision: Int
-    /// The state after the request.
-    public var state: StateView
+  /// The state of the visitor's session: the answer of every successful session request.
+  public typealias SessionResponse = Snapshot
 
-    init(id: String, snapshot: Snapshot) {
-      self.id = id
-      self.revision = snapshot.revision
-      self.state = snapshot.state
-    }
-  }
+  /// The routes and the methods each accepts.
+  static let routes: [String: [HTTPRequest.Method]] = [
+    "/": [.get], "/app.js": [.get], "/app.css": [.get], "/favicon.svg": [.get], "/healthz": [.get],
+    "/readyz": [.get], "/api/actions": [.get],
+    "/api/session": [.post, .delete], "/api/session/state": [.get],
+    "/api/session/actions": [.post], "/api/session/events": [.get],
+  ]
 
   /// Builds the router over `registry`.
   ///
-  /// - Parameter logger: logs each request at `debug` and refusals at `notice` level.
+  /// - Parameters:
+  ///   - security: the hosts, origins, cookie flags and per-client limits to enforce.
+  ///   - logger: logs refusals at `notice` level; every request's lines carry its request id.
   public static func router(
     registry: SessionRegistry,
+    security: WebSecurity = WebSecurity(),
     logger: Logger = Logger(label: "web-frontend")
-  ) -> Router<BasicRequestContext> {
-    let router = Router()
+  ) -> Router<WebRequestContext> {
+    let router = Router(context: WebRequestContext.self)
+    let limits = ClientLimits(security: security)
     router.addMiddleware {
+      RequestGuard(security: security, routes: routes)
       LogRequestsMiddleware(.debug)
     }
 
-    router.get("/") { _, _ in
-      Response(
-        status: .ok,
-        headers: [
-          .contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
-          .contentSecurityPolicy:
-            "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
-        ],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: WebPage.html)))
+    for asset in WebAssets.all.values {
+      router.get(RouterPath(asset.path)) { request, _ in
+        WebAssets.response(for: asset, request: request)
+      }
     }
 
     router.get("/healthz") { _, _ in "ok\n" }
 
-    router.post("/api/sessions") { _, _ in
+    router.get("/readyz") { _, _ -> Response in
+      guard await registry.isAcceptingSessions else {
+        throw APIError(.serviceUnavailable, "the server is draining")
+      }
+      return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
+    }
+
+    router.get("/api/actions") { _, _ in
+      try json(UserAction.catalogue, cache: "public, max-age=300")
+    }
+
+    router.post("/api/session") { request, context in
+      try limits.admitSessionCreation(request, context: context)
       let (id, snapshot) = try await registry.create()
-      return try json(SessionResponse(id: id.rawValue, snapshot: snapshot), status: .created)
+      var response = try json(snapshot, status: .created)
+      response.setCookie(sessionCookie(id.rawValue, security: security))
+      return response
     }
 
-    router.get("/api/sessions/:id/state") { _, context in
-      let id = try context.parameters.require("id")
-      let snapshot = try await registry.snapshot(of: id)
-      return try json(SessionResponse(id: id, snapshot: snapshot))
+    router.get("/api/session/state") { request, _ in
+      let id = try sessionID(of: request)
+      return try json(try await registry.snapshot(of: id))
     }
 
-    router.post("/api/sessions/:id/actions") { request, context in
-      let id = try context.parameters.require("id")
+    router.post("/api/session/actions") { request, context in
+      let id = try sessionID(of: request)
+      try limits.admitAction(request, context: context)
       // An unknown session is reported before the body is even read.
-      guard await registry.contains(id) else { throw APIError.unknownSession(id) }
+      guard await registry.contains(id) else { throw APIError.unknownSession }
+      try requireJSON(request)
       let body = try await readBody(request)
-      let action = try decodeAction(body, logger: logger)
+      let action = try decodeAction(body, logger: context.logger)
       let snapshot = try await registry.perform(action, in: id)
-      return try json(SessionResponse(id: id, snapshot: snapshot))
+      return try json(snapshot)
     }
 
-    router.get("/api/sessions/:id/events") { _, context in
-      let id = try context.parameters.require("id")
-      let events = try await registry.subscribe(to: id)
+    router.get("/api/session/events") { request, context in
+      let id = try sessionID(of: request)
+      let stream = try limits.openEventStream(request, context: context)
+      let events: AsyncStream<SessionEvent>
+      do {
+        events = try await registry.subscribe(to: id)
+      } catch {
+        stream.close()
+        throw error
+      }
       return Response(
         status: .ok,
         headers: [
           .contentType: "text/event-stream", .cacheControl: "no-store",
         ],
         body: ResponseBody { writer in
+          defer { stream.close() }
           try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
           for await event in events {
             try await writer.write(ByteBuffer(bytes: ServerSentEvents.encode(event)))
@@ -104,39 +129,66 @@ public enum WebRoutes {
         })
     }
 
-    router.delete("/api/sessions/:id") { _, context in
-      let id = try context.parameters.require("id")
+    router.delete("/api/session") { request, _ in
+      let id = try sessionID(of: request)
       try await registry.end(id)
-      return Response(status: .noContent)
-    }
-
-    router.on("/api/**", method: .get) { request, _ -> Response in
-      throw APIError(.notFound, "no such API route: GET \(request.uri.path)")
-    }
-    router.on("/api/**", method: .post) { request, _ -> Response in
-      throw APIError(.notFound, "no such API route: POST \(request.uri.path)")
+      var response = Response(status: .noContent)
+      response.setCookie(sessionCookie("", security: security, maxAge: 0))
+      return response
     }
     return router
   }
 
+  /// The session cookie: `HttpOnly`, `SameSite=Strict`, only sent to the API, `Secure` when the
+  /// server is told it is served over TLS; it lasts as long as the browser session.
+  static func sessionCookie(_ value: String, security: WebSecurity, maxAge: Int? = nil) -> Cookie {
+    Cookie(
+      name: sessionCookieName, value: value, maxAge: maxAge, path: "/api/session",
+      secure: security.secureCookies, httpOnly: true, sameSite: .strict)
+  }
+
+  /// The session id of the request's cookie; 404 without one.
+  private static func sessionID(of request: Request) throws(APIError) -> String {
+    guard let value = request.cookies[sessionCookieName]?.value, !value.isEmpty else {
+      throw APIError.noSession
+    }
+    return value
+  }
+
+  /// Only `application/json` bodies (UTF-8, the only charset JSON has) are read.
+  private static func requireJSON(_ request: Request) throws(APIError) {
+    let contentType = request.headers[.contentType] ?? ""
+    let parts = contentType.split(separator: ";").map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    let charsetIsUTF8 = parts.dropFirst().allSatisfy {
+      !$0.hasPrefix("charset=") || $0 == "charset=utf-8" || $0 == "charset=\"utf-8\""
+    }
+    guard parts.first == "application/json", charsetIsUTF8 else {
+      throw APIError(
+        .unsupportedMediaType, "the body must be application/json in UTF-8 (Content-Type)")
+    }
+  }
+
   /// The action in `body`, refused with 400 and the decoding failure's message.
-  private static func decodeAction(_ body: Data, logger: Logger) throws(APIError) -> UserAction {
+  private static func decodeAction(_ body: ByteBuffer, logger: Logger) throws(APIError)
+    -> UserAction
+  {
     do {
-      return try UserAction.decode(body)
+      return try UserAction.decode(body.readableBytesView)
     } catch {
-      logger.notice("Refused action", metadata: ["reason": "\(error.message)"])
+      logger.notice("Refused action", metadata: ["reason": "\(error.message.prefix(200))"])
       throw APIError(.badRequest, error.message)
     }
   }
 
   /// The body, refused with 413 beyond ``maximumBodySize``.
-  private static func readBody(_ request: Request) async throws(APIError) -> Data {
+  private static func readBody(_ request: Request) async throws(APIError) -> ByteBuffer {
     if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodySize {
       throw tooLarge
     }
     do {
-      let buffer = try await request.body.collect(upTo: maximumBodySize)
-      return Data(buffer.readableBytesView)
+      return try await request.body.collect(upTo: maximumBodySize)
     } catch {
       throw tooLarge
     }
@@ -147,12 +199,12 @@ public enum WebRoutes {
   }
 
   private static func json(
-    _ value: some Encodable, status: HTTPResponse.Status = .ok
+    _ value: some Encodable, status: HTTPResponse.Status = .ok, cache: String = "no-store"
   ) throws -> Response {
     let data = try JSONEncoder().encode(value)
     return Response(
       status: status,
-      headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+      headers: [.contentType: "application/json; charset=utf-8", .cacheControl: cache],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
   }
 }

@@ -3,6 +3,7 @@ import EpisodesFeature
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The web server: the routes of ``WebRoutes`` over a ``SessionRegistry``, with a
@@ -28,6 +29,13 @@ public struct WebServer: Sendable {
     public var port: Int
     /// The limits of sessions.
     public var sessions: SessionRegistry.Configuration
+    /// The hosts, origins, cookie flags and per-client limits the server enforces.
+    public var security: WebSecurity
+    /// How long a client may take to send a request's head (from connecting, or from the end of
+    /// the previous response) and then its body; a slower client's connection is closed.
+    public var requestTimeout: Duration
+    /// How long a connection may stay silent between requests before it is closed.
+    public var idleTimeout: Duration
     /// How often idle sessions are expired and keep-alives sent.
     public var sweepInterval: Duration
     /// How often the simulated favorites service fails, 0...1. There is no favorites service
@@ -40,12 +48,18 @@ public struct WebServer: Sendable {
       host: String = "127.0.0.1",
       port: Int = 8080,
       sessions: SessionRegistry.Configuration = .init(),
+      security: WebSecurity = .init(),
+      requestTimeout: Duration = .seconds(10),
+      idleTimeout: Duration = .seconds(75),
       sweepInterval: Duration = .seconds(15),
       favoriteFailureRate: Double = 0.25
     ) {
       self.host = host
       self.port = port
       self.sessions = sessions
+      self.security = security
+      self.requestTimeout = requestTimeout
+      self.idleTimeout = idleTimeout
       self.sweepInterval = sweepInterval
       self.favoriteFailureRate = favoriteFailureRate
     }
@@ -77,8 +91,20 @@ public struct WebServer: Sendable {
     services: [any Service] = [],
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
-    Application(
-      router: WebRoutes.router(registry: registry, logger: logger),
+    var security = configuration.security
+    // The name the server was told to bind is one it answers to.
+    if !["0.0.0.0", "::", ""].contains(configuration.host) {
+      security.allowedHosts.insert(configuration.host.lowercased())
+    }
+    let (head, idle) = (
+      TimeAmount(configuration.requestTimeout), TimeAmount(configuration.idleTimeout)
+    )
+    return Application(
+      router: WebRoutes.router(registry: registry, security: security, logger: logger),
+      server: .http1(
+        configuration: .init(
+          additionalChannelHandlers: [RequestDeadline(headTimeout: head, bodyTimeout: head)],
+          idleTimeout: idle)),
       configuration: ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port),
         serverName: "app-server"),
@@ -117,5 +143,12 @@ public struct WebServer: Sendable {
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: logger))
     try await group.run()
+  }
+}
+
+extension TimeAmount {
+  init(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
   }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// What the server accepts from whom: the names it answers to, where state-changing requests may
+/// come from, how cookies are marked, and how fast one client may go.
+public struct WebSecurity: Equatable, Sendable {
+  /// Host names (without port) the server answers to besides `localhost`, `127.0.0.1` and `[::1]`,
+  /// which it always answers to. A request whose `Host` is none of them is refused with 421, so a
+  /// page on another name cannot reach the API through DNS rebinding.
+  public var allowedHosts: Set<String>
+  /// Marks the session cookie `Secure`: set it when the server is served over TLS, directly or
+  /// behind a proxy that terminates TLS.
+  public var secureCookies: Bool
+  /// Addresses of proxies whose `X-Forwarded-For` names the client for the per-client limits.
+  public var trustedProxies: Set<String>
+  /// How fast one client may create sessions.
+  public var sessionCreation: RateLimiter.Rate
+  /// How fast one client may send actions (over all its sessions).
+  public var actions: RateLimiter.Rate
+  /// The most event streams one client may hold open at once.
+  public var maximumEventStreamsPerClient: Int
+
+  /// Creates a policy; the defaults suit a server on the public internet.
+  public init(
+    allowedHosts: Set<String> = [],
+    secureCookies: Bool = false,
+    trustedProxies: Set<String> = [],
+    sessionCreation: RateLimiter.Rate = .init(burst: 20, perSecond: 0.5),
+    actions: RateLimiter.Rate = .init(burst: 100, perSecond: 50),
+    maximumEventStreamsPerClient: Int = 32
+  ) {
+    self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+    self.secureCookies = secureCookies
+    self.trustedProxies = trustedProxies
+    self.sessionCreation = sessionCreation
+    self.actions = actions
+    self.maximumEventStreamsPerClient = maximumEventStreamsPerClient
+  }
+
+  static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "::1"]
+
+  /// Whether `authority` (`name[:port]`, `[v6]:port`) names this server.
+  func allows(authority: String) -> Bool {
+    let host: Substring
+    if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+      host = authority[authority.index(after: authority.startIndex)..<end]
+    } else {
+      host = authority.split(separator: ":", maxSplits: 1).first ?? ""
+    }
+    let name = host.lowercased()
+    return Self.loopbackHosts.contains(name) || allowedHosts.contains(name)
+  }
+}
+
+/// The first and last word on every request: refuses what the server does not serve (wrong
+/// `Host`, cross-site state changes, unknown methods and routes), turns every refusal into the
+/// JSON error form, and puts the security headers on every answer.
+struct RequestGuard: RouterMiddleware {
+  typealias Context = WebRequestContext
+
+  let security: WebSecurity
+  /// The routes and the methods each accepts: a known path with another method is 405.
+  let routes: [String: [HTTPRequest.Method]]
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    var response: Response
+    do {
+      try check(request)
+      response = try await next(request, context)
+    } catch let error as APIError {
+      response = try error.response(from: request, context: context)
+    } catch let error as HTTPError {
+      let refusal = APIError(
+        error.status,
+        error.status == .notFound
+          ? "no such route: \(Self.describe(request))" : error.status.reasonPhrase,
+        headers: error.headers)
+      response = try refusal.response(from: request, context: context)
+    }
+    for (name, value) in Self.headers where response.headers[name] == nil {
+      response.headers[name] = value
+    }
+    return response
+  }
+
+  /// The security headers of every answer; the page's own CSP replaces the default one.
+  static let headers: [(HTTPField.Name, String)] = [
+    (.contentSecurityPolicy, "default-src 'none'; frame-ancestors 'none'"),
+    (.xContentTypeOptions, "nosniff"),
+    (.xFrameOptions, "DENY"),
+    (.referrerPolicy, "no-referrer"),
+    (.crossOriginOpenerPolicy, "same-origin"),
+  ]
+
+  private func check(_ request: Request) throws(APIError) {
+    guard let authority = request.head.authority, security.allows(authority: authority) else {
+      throw APIError(.misdirectedRequest, "this server does not answer to that Host")
+    }
+    let path = request.uri.path
+    if let methods = routes[path] {
+      guard methods.contains(request.method) else {
+        throw APIError(
+          .methodNotAllowed,
+          "\(Self.describe(request)) is not allowed; \(path) accepts \(methods.map(\.rawValue).joined(separator: ", "))",
+          headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
+      }
+    } else if path.hasPrefix("/api/") || path == "/api" {
+      throw APIError(.notFound, "no such API route: \(Self.describe(request))")
+    }
+    if Self.changesState(request.method) {
+      try checkOrigin(request, authority: authority)
+    }
+  }
+
+  /// A state-changing request must come from the page itself: browsers say so with
+  /// `Sec-Fetch-Site: same-origin` and an `Origin` equal to the server's; other clients send
+  /// that `Origin` themselves.
+  private func checkOrigin(_ request: Request, authority: String) throws(APIError) {
+    if let site = request.headers[.secFetchSite], site != "same-origin" {
+      throw APIError(.forbidden, "cross-site request refused (Sec-Fetch-Site: \(site.prefix(16)))")
+    }
+    guard let origin = request.headers[.origin] else {
+      throw APIError(
+        .forbidden,
+        "a request that changes state needs an Origin header naming this server, e.g. Origin: http://\(authority.prefix(64))"
+      )
+    }
+    let expected = ["http://", "https://"].map { $0 + authority.lowercased() }
+    guard expected.contains(origin.lowercased()) else {
+      throw APIError(.forbidden, "cross-site request refused (Origin is not this server)")
+    }
+  }
+
+  private static func changesState(_ method: HTTPRequest.Method) -> Bool {
+    ![.get, .head, .options].contains(method)
+  }
+
+  /// `METHOD /path`, bounded so that an error never echoes much of the input.
+  static func describe(_ request: Request) -> String {
+    let path = request.uri.path
+    let shown = path.count > 100 ? path.prefix(100) + "…" : Substring(path)
+    return "\(request.method.rawValue.prefix(16)) \(shown)"
+  }
+}
+
+extension HTTPField.Name {
+  static let xFrameOptions = Self("X-Frame-Options")!
+  static let referrerPolicy = Self("Referrer-Policy")!
+  static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
+}

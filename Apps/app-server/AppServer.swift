@@ -32,9 +32,30 @@ struct AppServer: AsyncParsableCommand {
   @Option(
     name: .customLong("max-sessions"),
     help:
-      "The most sessions at once; more are refused with 503. [env: APP_SERVER_MAX_SESSIONS] (default: 1000)"
+      "The most sessions at once; a new one replaces the least recently used idle session, or is refused with 503 when none is idle. [env: APP_SERVER_MAX_SESSIONS] (default: 1000)"
   )
   var maxSessions: Int?
+
+  @Option(
+    name: .customLong("allowed-host"),
+    help:
+      "A host name the server answers to besides localhost, 127.0.0.1 and ::1 (repeatable); requests for other names get 421. [env: APP_SERVER_ALLOWED_HOSTS, comma-separated]"
+  )
+  var allowedHosts: [String] = []
+
+  @Option(
+    name: .customLong("trusted-proxy"),
+    help:
+      "The IP address of a proxy whose X-Forwarded-For names the client for the per-client limits (repeatable). [env: APP_SERVER_TRUSTED_PROXIES, comma-separated]"
+  )
+  var trustedProxies: [String] = []
+
+  @Flag(
+    name: .customLong("secure-cookies"),
+    help:
+      "Mark the session cookie Secure: the server is reached over TLS (directly or through a proxy). [env: APP_SERVER_SECURE_COOKIES=true]"
+  )
+  var secureCookies = false
 
   @Option(name: .customLong("geocoding-base-url"), help: "Open-Meteo geocoding base URL.")
   var geocodingBaseURL: String?

@@ -66,6 +66,11 @@ extension AppServer {
         maximumSessionCount: try resolved(
           maxSessions, "APP_SERVER_MAX_SESSIONS", default: 1000, valid: { $0 >= 1 },
           expected: "at least 1")),
+      security: .init(
+        allowedHosts: Set(try list(allowedHosts, "APP_SERVER_ALLOWED_HOSTS")),
+        secureCookies: try secureCookies
+          || resolved(nil, "APP_SERVER_SECURE_COOKIES", default: false, expected: "true or false"),
+        trustedProxies: Set(try list(trustedProxies, "APP_SERVER_TRUSTED_PROXIES"))),
       favoriteFailureRate: try resolved(
         favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25,
         valid: { (0...1).contains($0) },
@@ -79,6 +84,20 @@ extension AppServer {
     .run { url in
       FileHandle.standardOutput.write(Data("app-server: listening on \(url)\n".utf8))
     }
+  }
+
+  /// Repeated flags, else a comma-separated variable; entries must be non-empty and plain.
+  func list(_ flags: [String], _ variable: String) throws -> [String] {
+    let values =
+      flags.isEmpty
+      ? (environment.string(variable) ?? "").split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      } : flags
+    for value in values
+    where value.isEmpty || value.contains(where: { $0.isWhitespace || $0 == "/" }) {
+      throw ValidationError("\(variable) entry '\(value)' is not a host name or address")
+    }
+    return values
   }
 
   static func source(_ text: String) throws -> RandomNumberClient.Configuration.Source {

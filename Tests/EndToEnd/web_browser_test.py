@@ -124,6 +124,7 @@ def make_driver():
     options.add_argument("--disable-dev-shm-usage")
     options.add_argument("--disable-gpu")
     options.add_argument("--window-size=1200,1000")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"):
         if os.path.exists(candidate):
             options.binary_location = candidate
@@ -285,11 +286,21 @@ def main():
             heart = c.find_all("#episode-list .episode .heart")[2]
             assert heart.get_attribute("aria-pressed") == "true", "the row shares the favorite"
 
-        def state_survives_a_reload_of_the_api():
-            state = json.loads(driver.execute_script(
-                "return JSON.stringify(state)"))
+        def session_survives_a_reload():
+            # The session id is in an HttpOnly cookie: a reload resumes the same session, and
+            # no script on the page can read the id.
+            driver.refresh()
+            c.wait(lambda: c.text("#header") == "Hello, Blob!", "same session after a reload")
+            assert driver.execute_script("return document.cookie") == "", "cookie readable by JS"
+            state = json.loads(driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "fetch('/api/session/state').then(r => r.json())"
+                ".then(b => done(JSON.stringify(b.state)));"))
             assert state["header"] == "Hello, Blob!", state["header"]
             assert state["episodes"][0]["isFavorite"] is True
+            violations = [e["message"] for e in driver.get_log("browser")
+                          if "Content Security Policy" in e["message"]]
+            assert not violations, violations
 
         def failed_favorite_alert_and_rollback():
             driver.get(failing_url)
@@ -371,7 +382,8 @@ def main():
             ("favorite succeeds", favorite_succeeds),
             ("an episode screen is pushed, shares the favorite, and closes itself",
              episode_screen_on_a_stack),
-            ("page state matches the server", state_survives_a_reload_of_the_api),
+            ("a reload resumes the session from its HttpOnly cookie; no CSP violation",
+             session_survives_a_reload),
             ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),
             ("upstream errors are visible", upstream_errors_are_visible),
             ("a bad variable or flag stops the server with a clear message",

@@ -39,6 +39,28 @@ struct FactClientLiveTests {
     }
   }
 
+  @Test func aHugeReplyIsNotReadToTheEnd() async throws {
+    // The issue seen: a 32 MB reply went into the state; bodies are capped at 1 MiB.
+    let huge = String(repeating: "1 is a number. ", count: 140_000)  // ≈ 2 MiB
+    try await withFixtureServer(routes: ["/1/trivia": .text(huge)]) { server in
+      let error = await #expect(throws: HTTPServiceError.self) {
+        try await liveClient(baseURL: server.baseURL).fetch(1)
+      }
+      #expect(error?.cause == .bodyTooLarge(limit: 1_048_576))
+      #expect(error?.description == "Number trivia: response body is larger than 1048576 bytes")
+    }
+  }
+
+  @Test func aLongFactIsCutAtAWord() async throws {
+    let long = String(repeating: "seven ", count: 100)  // 600 characters
+    try await withFixtureServer(routes: ["/7/trivia": .text(long)]) { server in
+      let text = try await liveClient(baseURL: server.baseURL).fetch(7)
+      #expect(text.count <= 300)
+      #expect(text.hasSuffix("seven…"))
+      #expect(text.hasPrefix("seven seven"))
+    }
+  }
+
   @Test func fetchRejectsAnEmptyBody() async throws {
     try await withFixtureServer(routes: ["/1/trivia": .text(" \n")]) { server in
       let error = await #expect(throws: HTTPServiceError.self) {

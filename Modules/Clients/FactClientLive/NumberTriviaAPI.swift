@@ -11,8 +11,19 @@ struct NumberTriviaAPI: Sendable {
     self.requester = HTTPRequester(service: "Number trivia", timeout: timeout)
   }
 
+  /// The longest fact put in the state, in characters; a longer answer is cut at a word boundary
+  /// and ends with "…". (A trivia fact is one sentence; the body itself is capped at 1 MiB.)
+  static let maximumFactLength = 300
+
   func fact(about number: Int) async throws -> String {
-    try await self.requester.text(from: self.url(for: number))
+    Self.bounded(try await self.requester.text(from: self.url(for: number)))
+  }
+
+  static func bounded(_ text: String) -> String {
+    guard text.count > maximumFactLength else { return text }
+    let cut = text.prefix(maximumFactLength - 1)
+    let atWord = cut.lastIndex(where: \.isWhitespace).map { cut[..<$0] } ?? cut
+    return atWord.trimmingCharacters(in: .whitespacesAndNewlines) + "…"
   }
 
   func url(for number: Int) throws(HTTPServiceError) -> URL {

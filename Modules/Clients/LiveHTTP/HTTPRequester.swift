@@ -26,6 +26,9 @@ public struct HTTPResponse: Sendable {
 ///   URLSession's own timeout is only a backstop: on Linux it counts whole seconds (0.3 s becomes
 ///   0, which times out at once) and bounds the time between two packets, not the whole request.
 /// - Cancelling the calling task cancels the request, which then throws `CancellationError`.
+/// - A body longer than ``maximumBodySize`` is not read to the end: the request is cancelled as
+///   soon as the announced length or the bytes received pass the limit, and throws
+///   ``HTTPServiceError/Cause/bodyTooLarge(limit:)``. An upstream cannot fill memory.
 /// - A status outside 200–299 throws ``HTTPServiceError/Cause/httpStatus(_:)``, or
 ///   ``HTTPServiceError/Cause/rejected(status:reason:)`` when `rejectionReason` finds a reason in
 ///   the body.
@@ -39,13 +42,21 @@ public struct HTTPRequester: Sendable {
   public let service: String
   /// The longest a request may take, from sending it to the end of the body.
   public let timeout: Duration
+  /// The longest response body accepted, in bytes.
+  public let maximumBodySize: Int
   private let session: Session
 
+  /// The default ``maximumBodySize``: 1 MiB, far above any answer the app's services give.
+  public static let defaultMaximumBodySize = 1 << 20
+
   /// Creates a requester with its own ephemeral URLSession (no cache, no cookies).
-  public init(service: String, timeout: Duration) {
+  public init(
+    service: String, timeout: Duration, maximumBodySize: Int = defaultMaximumBodySize
+  ) {
     self.service = service
     self.timeout = timeout
-    self.session = Session(timeout: timeout)
+    self.maximumBodySize = max(1, maximumBodySize)
+    self.session = Session(timeout: timeout, maximumBodySize: self.maximumBodySize)
   }
 
   /// Fetches `url` and returns the response if its status is 2xx.
@@ -148,6 +159,9 @@ public struct HTTPRequester: Sendable {
   private func mapFailure(_ error: any Error, url: URL) -> any Error {
     if Task.isCancelled { return CancellationError() }
     if let error = error as? HTTPServiceError { return error }
+    if error is BodyTooLarge {
+      return HTTPServiceError(service: self.service, cause: .bodyTooLarge(limit: maximumBodySize))
+    }
     if error is CancellationError { return error }
     guard let error = error as? URLError else {
       return HTTPServiceError(service: self.service, cause: .transport("\(error)"))
@@ -169,18 +183,27 @@ public struct HTTPRequester: Sendable {
   }
 }
 
-/// An ephemeral URLSession whose data tasks follow Swift task cancellation.
+/// Thrown inside ``Session`` when a body passes its limit; mapped to
+/// ``HTTPServiceError/Cause/bodyTooLarge(limit:)`` with the service's name.
+private struct BodyTooLarge: Error {}
+
+/// An ephemeral URLSession whose data tasks follow Swift task cancellation and stop reading a
+/// body that passes the limit.
 private final class Session: Sendable {
   private let session: URLSession
+  private let receiver: Receiver
 
-  init(timeout: Duration) {
+  init(timeout: Duration, maximumBodySize: Int) {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout.urlSessionBackstop
     configuration.timeoutIntervalForResource = timeout.urlSessionBackstop
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
     configuration.httpCookieStorage = nil
-    self.session = URLSession(configuration: configuration)
+    // The session keeps its delegate until it is invalidated, so the delegate must not keep
+    // the session (or this object) alive: it is a separate object.
+    self.receiver = Receiver(maximumBodySize: maximumBodySize)
+    self.session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
   }
 
   deinit {
@@ -189,25 +212,87 @@ private final class Session: Sendable {
 
   /// Like `URLSession.data(for:)`, but cancels the data task as soon as the calling task is
   /// cancelled (the task is created here so that its cancellation is under our control on every
-  /// platform).
+  /// platform), and as soon as the body passes the limit.
   func data(for request: URLRequest) async throws -> (Data, URLResponse) {
     let state = TaskState()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let task = self.session.dataTask(with: request) { data, response, error in
-          if let error {
-            continuation.resume(throwing: error)
-          } else if let response {
-            continuation.resume(returning: (data ?? Data(), response))
-          } else {
-            continuation.resume(throwing: URLError(.badServerResponse))
-          }
-        }
+        let task = self.session.dataTask(with: request)
+        self.receiver.expect(task, continuation)
         state.start(task)
       }
     } onCancel: {
       state.cancel()
     }
+  }
+}
+
+/// Collects each data task's body, up to the limit, and answers its continuation once.
+private final class Receiver: NSObject, URLSessionDataDelegate, Sendable {
+  private struct Pending {
+    var continuation: CheckedContinuation<(Data, URLResponse), any Error>
+    var response: URLResponse?
+    var body = Data()
+  }
+
+  private let maximumBodySize: Int
+  private let pending = Mutex<[Int: Pending]>([:])
+
+  init(maximumBodySize: Int) {
+    self.maximumBodySize = maximumBodySize
+  }
+
+  func expect(
+    _ task: URLSessionDataTask,
+    _ continuation: CheckedContinuation<(Data, URLResponse), any Error>
+  ) {
+    pending.withLock { $0[task.taskIdentifier] = Pending(continuation: continuation) }
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    if response.expectedContentLength > Int64(maximumBodySize) {
+      finish(dataTask.taskIdentifier, with: .failure(BodyTooLarge()))
+      completionHandler(.cancel)
+      return
+    }
+    pending.withLock { $0[dataTask.taskIdentifier]?.response = response }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let isTooLarge = pending.withLock { pending -> Bool in
+      guard var entry = pending[dataTask.taskIdentifier] else { return false }
+      guard entry.body.count + data.count <= maximumBodySize else { return true }
+      entry.body.append(data)
+      pending[dataTask.taskIdentifier] = entry
+      return false
+    }
+    if isTooLarge {
+      finish(dataTask.taskIdentifier, with: .failure(BodyTooLarge()))
+      dataTask.cancel()
+    }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    let entry = pending.withLock { $0[task.taskIdentifier] }
+    if let error {
+      finish(task.taskIdentifier, with: .failure(error))
+    } else if let response = entry?.response ?? task.response {
+      finish(task.taskIdentifier, with: .success((entry?.body ?? Data(), response)))
+    } else {
+      finish(task.taskIdentifier, with: .failure(URLError(.badServerResponse)))
+    }
+  }
+
+  /// Answers the task's continuation, if it has not been answered yet.
+  private func finish(_ identifier: Int, with result: Result<(Data, URLResponse), any Error>) {
+    let entry = pending.withLock { $0.removeValue(forKey: identifier) }
+    entry?.continuation.resume(with: result)
   }
 }
 

@@ -37,6 +37,9 @@ public struct HTTPServiceError: Error, Hashable, Sendable, CustomStringConvertib
     case rejected(status: Int, reason: String)
     /// The body is not what the client expects; `path` locates the bad value, e.g. `daily.time[2]`.
     case undecodableBody(path: String, detail: String)
+    /// The response body was longer than the requester accepts (``HTTPRequester/maximumBodySize``);
+    /// it was not read to the end.
+    case bodyTooLarge(limit: Int)
     /// Any other transport failure.
     case transport(String)
   }
@@ -63,6 +66,8 @@ extension HTTPServiceError.Cause: CustomStringConvertible {
       "HTTP \(status): \(reason)"
     case .undecodableBody(let path, let detail):
       "response body does not decode at \(path.isEmpty ? "the top level" : path): \(detail)"
+    case .bodyTooLarge(let limit):
+      "response body is larger than \(limit) bytes"
     case .transport(let detail):
       "request failed (\(detail))"
     }

@@ -232,6 +232,17 @@ let package = Package(
       dependencies: ["ComposableArchitecture", "RuntimeBenchmarkSupport"],
       path: "Tools/RuntimeBenchmark/Sources"
     ),
+    // The baseline of the server benchmark (Tools/server-benchmark): a bare Hummingbird route
+    // doing app-server's JSON work for one action, nothing else.
+    .executableTarget(
+      name: "baseline-server",
+      dependencies: [
+        "WebFrontend", "AppFeature", logging,
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      path: "Tools/ServerBenchmark"
+    ),
     // The offline gazetteer benchmark: load time, memory, time per query (docs/benchmarks.md).
     .executableTarget(
       name: "offline-bench",

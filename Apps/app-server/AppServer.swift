@@ -50,6 +50,20 @@ struct AppServer: AsyncParsableCommand {
   )
   var trustedProxies: [String] = []
 
+  @Option(
+    name: .customLong("actions-per-second"),
+    help:
+      "The actions one client may send per second in the long run (twice as many at once); more get 429. [env: APP_SERVER_ACTIONS_PER_SECOND] (default: 50)"
+  )
+  var actionsPerSecond: Double?
+
+  @Option(
+    name: .customLong("sessions-per-minute"),
+    help:
+      "The sessions one client may create per minute in the long run (20 at once); more get 429. [env: APP_SERVER_SESSIONS_PER_MINUTE] (default: 30)"
+  )
+  var sessionsPerMinute: Double?
+
   @Flag(
     name: .customLong("secure-cookies"),
     help:
@@ -114,6 +128,12 @@ struct AppServer: AsyncParsableCommand {
     }
     if let maxSessions, maxSessions < 1 {
       throw ValidationError("--max-sessions must be at least 1")
+    }
+    if let actionsPerSecond, !(actionsPerSecond > 0) {
+      throw ValidationError("--actions-per-second must be a positive number")
+    }
+    if let sessionsPerMinute, !(sessionsPerMinute > 0) {
+      throw ValidationError("--sessions-per-minute must be a positive number")
     }
     if let favoriteFailureRate, !(0...1).contains(favoriteFailureRate) {
       throw ValidationError("--favorite-failure-rate must be between 0 and 1")

@@ -53,6 +53,12 @@ extension AppServer {
     let randomNumberClient = RandomNumberClient.live(
       configuration: offline ? .init(source: .system) : random)
 
+    let actionsPerSecond = try resolved(
+      actionsPerSecond, "APP_SERVER_ACTIONS_PER_SECOND", default: 50, valid: { $0 > 0 },
+      expected: "a positive number")
+    let sessionsPerMinute = try resolved(
+      sessionsPerMinute, "APP_SERVER_SESSIONS_PER_MINUTE", default: 30, valid: { $0 > 0 },
+      expected: "a positive number")
     let configuration = WebServer.Configuration(
       host: try resolved(host, "APP_SERVER_HOST", default: "127.0.0.1"),
       port: try resolved(
@@ -70,7 +76,9 @@ extension AppServer {
         allowedHosts: Set(try list(allowedHosts, "APP_SERVER_ALLOWED_HOSTS")),
         secureCookies: try secureCookies
           || resolved(nil, "APP_SERVER_SECURE_COOKIES", default: false, expected: "true or false"),
-        trustedProxies: Set(try list(trustedProxies, "APP_SERVER_TRUSTED_PROXIES"))),
+        trustedProxies: Set(try list(trustedProxies, "APP_SERVER_TRUSTED_PROXIES")),
+        sessionCreation: .init(burst: 20, perSecond: sessionsPerMinute / 60),
+        actions: .init(burst: 2 * actionsPerSecond, perSecond: actionsPerSecond)),
       favoriteFailureRate: try resolved(
         favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25,
         valid: { (0...1).contains($0) },

@@ -29,15 +29,20 @@ struct AppFeatureTests {
 
   @Test func childActionsReachTheirChildren() async {
     let store = makeStore {
+      $0.continuousClock = TestClock()
       $0.weatherClient.search = { @Sendable _ in .mock }
     }
     await store.send(\.counters[id: UUID(0)].incrementButtonTapped) {
       $0.counters[id: UUID(0)]?.count = 1
     }
-    await store.send(\.search.searchQueryChanged, "Br") { $0.search.searchQuery = "Br" }
+    await store.send(\.search.searchQueryChanged, "Br") {
+      $0.search.searchQuery = "Br"
+      $0.search.isSearchInFlight = true
+    }
     await store.send(\.search.searchQueryChangeDebounced)
     await store.receive(\.search.searchResponse.success) {
       $0.search.results = GeocodingSearch.mock.results
+      $0.search.isSearchInFlight = false
     }
     await store.send(\.settings.binding.protectMyPosts, true) {
       $0.settings.protectMyPosts = true

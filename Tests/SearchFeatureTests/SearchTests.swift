@@ -28,30 +28,130 @@ struct SearchTests {
   }
 
   @Test func searchAndClearQuery() async {
+    let clock = TestClock()
     let store = TestStore(initialState: Search.State()) {
       Search()
     } withDependencies: {
+      $0.continuousClock = clock
       $0.weatherClient.search = { @Sendable _ in .mock }
     }
-    await store.send(.searchQueryChanged("S")) { $0.searchQuery = "S" }
-    await store.send(.searchQueryChangeDebounced)
-    await store.receive(\.searchResponse.success) { $0.results = GeocodingSearch.mock.results }
+    await store.send(.searchQueryChanged("S")) {
+      $0.searchQuery = "S"
+      $0.isSearchInFlight = true
+    }
+    await clock.advance(by: Search.debounce)
+    await store.receive(\.searchQueryChangeDebounced)
+    await store.receive(\.searchResponse.success) {
+      $0.results = GeocodingSearch.mock.results
+      $0.isSearchInFlight = false
+    }
     await store.send(.searchQueryChanged("")) {
       $0.results = []
       $0.searchQuery = ""
     }
   }
 
-  @Test func searchFailureIsShown() async {
+  @Test func onlyTheQueryThatStaysStillIsSearched() async {
+    let clock = TestClock()
+    let searched = LockIsolated<[String]>([])
     let store = TestStore(initialState: Search.State()) {
       Search()
     } withDependencies: {
+      $0.continuousClock = clock
+      $0.weatherClient.search = { @Sendable query in
+        searched.withValue { $0.append(query) }
+        return .mock
+      }
+    }
+    await store.send(.searchQueryChanged("S")) {
+      $0.searchQuery = "S"
+      $0.isSearchInFlight = true
+    }
+    await clock.advance(by: .milliseconds(200))
+    await store.send(.searchQueryChanged("Se")) { $0.searchQuery = "Se" }
+    await clock.advance(by: .milliseconds(200))
+    await store.send(.searchQueryChanged("Seo")) { $0.searchQuery = "Seo" }
+    await clock.advance(by: .milliseconds(299))
+    #expect(searched.value == [])
+    await clock.advance(by: .milliseconds(1))
+    await store.receive(\.searchQueryChangeDebounced)
+    await store.receive(\.searchResponse.success) {
+      $0.results = GeocodingSearch.mock.results
+      $0.isSearchInFlight = false
+    }
+    #expect(searched.value == ["Seo"])
+  }
+
+  @Test func anEditCancelsTheSearchInFlight() async {
+    let clock = TestClock()
+    let searched = LockIsolated<[String]>([])
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.weatherClient.search = { @Sendable query in
+        searched.withValue { $0.append(query) }
+        try await clock.sleep(for: .seconds(1))
+        return GeocodingSearch(results: query == "Se" ? GeocodingSearch.mock.results : [])
+      }
+    }
+    await store.send(.searchQueryChanged("S")) {
+      $0.searchQuery = "S"
+      $0.isSearchInFlight = true
+    }
+    await clock.advance(by: Search.debounce)
+    await store.receive(\.searchQueryChangeDebounced)
+    await store.send(.searchQueryChanged("Se")) { $0.searchQuery = "Se" }
+    await clock.advance(by: .seconds(2))
+    await store.receive(\.searchQueryChangeDebounced)
+    await store.receive(\.searchResponse.success) {
+      $0.results = GeocodingSearch.mock.results
+      $0.isSearchInFlight = false
+    }
+    #expect(searched.value == ["S", "Se"])
+  }
+
+  @Test func aSubmittedQueryIsSearchedAtOnceAndOnlyOnce() async {
+    let clock = TestClock()
+    let searched = LockIsolated<[String]>([])
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.weatherClient.search = { @Sendable query in
+        searched.withValue { $0.append(query) }
+        return .mock
+      }
+    }
+    await store.send(.searchQueryChanged("Seoul")) {
+      $0.searchQuery = "Seoul"
+      $0.isSearchInFlight = true
+    }
+    await store.send(.searchQueryChangeDebounced)
+    await store.receive(\.searchResponse.success) {
+      $0.results = GeocodingSearch.mock.results
+      $0.isSearchInFlight = false
+    }
+    await clock.advance(by: .seconds(1))
+    #expect(searched.value == ["Seoul"])
+  }
+
+  @Test func searchFailureIsShown() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
       $0.weatherClient.search = { @Sendable _ in throw SomethingWentWrong() }
     }
-    await store.send(.searchQueryChanged("S")) { $0.searchQuery = "S" }
+    await store.send(.searchQueryChanged("S")) {
+      $0.searchQuery = "S"
+      $0.isSearchInFlight = true
+    }
     await store.send(.searchQueryChangeDebounced)
     await store.receive(\.searchResponse.failure) {
       $0.errorMessage = "Open-Meteo geocoding: HTTP 503"
+      $0.isSearchInFlight = false
     }
     await store.send(.searchQueryChanged("")) {
       $0.searchQuery = ""
@@ -69,16 +169,41 @@ struct SearchTests {
     let store = TestStore(initialState: Search.State()) {
       Search()
     } withDependencies: {
+      $0.continuousClock = clock
       $0.weatherClient.search = { @Sendable _ in
         try await clock.sleep(for: .seconds(1))
         return .mock
       }
     }
-    await store.send(.searchQueryChanged("S")) { $0.searchQuery = "S" }
+    await store.send(.searchQueryChanged("S")) {
+      $0.searchQuery = "S"
+      $0.isSearchInFlight = true
+    }
     await store.send(.searchQueryChangeDebounced)
-    await store.send(.searchQueryChanged("")) { $0.searchQuery = "" }
+    await store.send(.searchQueryChanged("")) {
+      $0.searchQuery = ""
+      $0.isSearchInFlight = false
+    }
     await clock.advance(by: .seconds(1))
     // Exhaustivity: no searchResponse arrives and nothing is left in flight.
+  }
+
+  @Test func clearingTheQueryCancelsThePendingDebounce() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.searchQueryChanged("S")) {
+      $0.searchQuery = "S"
+      $0.isSearchInFlight = true
+    }
+    await store.send(.searchQueryChanged("")) {
+      $0.searchQuery = ""
+      $0.isSearchInFlight = false
+    }
+    await clock.advance(by: .seconds(1))
   }
 
   @Test func tapOnLocation() async {

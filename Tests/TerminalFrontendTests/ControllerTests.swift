@@ -31,7 +31,7 @@ struct ControllerTests {
       $0.continuousClock = clock
       dependencies(&$0)
     }
-    return TerminalController(store: store, clock: clock)
+    return TerminalController(store: store)
   }
 
   func type(_ controller: TerminalController, _ keys: Key...) {
@@ -121,14 +121,14 @@ struct ControllerTests {
         .backspace, .character("e"), .enter)
       #expect(controller.store.search.searchQuery == "Se")
       #expect(controller.view.editing == nil)
-      #expect(controller.view.isSearching)
+      #expect(controller.store.search.isSearchInFlight)
       await clock.advance(by: .milliseconds(300))
       await yield(until: {
-        controller.store.search.results.count == 3 && !controller.view.isSearching
+        controller.store.search.results.count == 3 && !controller.store.search.isSearchInFlight
       })
       #expect(searched.value == ["Se"])
       #expect(controller.store.search.results == GeocodingSearch.mock.results)
-      #expect(controller.view.isSearching == false)
+      #expect(controller.store.search.isSearchInFlight == false)
       type(controller, .down, .enter)
       await yield(until: { controller.store.search.weather != nil })
       #expect(controller.store.search.weather?.id == GeocodingSearch.mock.results[1].id)

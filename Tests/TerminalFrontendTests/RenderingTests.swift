@@ -99,11 +99,11 @@ struct RenderingTests {
   @Test func searchScreenWhileEditingAndSearching() {
     var view = ViewState()
     view.editing = .searchQuery
-    view.isSearching = true
     let text = ScreenRenderer.render(
       state {
         $0.selectedTab = .search
         $0.search.searchQuery = "Seo"
+        $0.search.isSearchInFlight = true
         $0.search.errorMessage = "Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com"
       }, view: view, style: .plain)
     #expect(text.contains("Search: Seo█  ⟳ searching…\n"))

@@ -37,7 +37,7 @@ struct EventStreamTests {
         await clock.advance(by: .seconds(1))
         try await waitUntil { registry.view(of: id)?.counters.first?.count == tick }
       }
-      let expired = await registry.expireIdleSessions(now: .now.advanced(by: .seconds(61)))
+      let expired = registry.expireIdleSessions(now: .now.advanced(by: .seconds(61)))
       #expect(expired == 1)
 
       // Expiry ends the stream, so the whole body can be read.
@@ -89,7 +89,7 @@ struct EventStreamTests {
         let error = try decodeBody(response, as: APIError.Body.self)
         #expect(error.error == "this session already has 1 event streams open")
       }
-      await registry.endAll()
+      registry.endAll()
       #expect(try await stream.status == .ok)
     }
   }
@@ -115,7 +115,7 @@ struct EventStreamTests {
     try await makeApplication(registry).test(.router) { client in
       let id = try await client.createSession().id
       try await client.send(.toggleTimer(id: firstCounter), to: id)
-      await registry.endAll()
+      registry.endAll()
       #expect(await registry.count == 0)
       try await waitUntil { (try? await clock.checkSuspension()) != nil }
       try await client.call(.post, "/api/session") { response in

@@ -37,7 +37,7 @@ struct FuzzTests {
       var statuses: [Int: Int] = [:]
       for index in 0..<Self.caseCount {
         let request = generator.request()
-        let before = await registry.view(of: session.id)
+        let before = registry.view(of: session.id)
         let response = try await client.execute(
           uri: request.path, method: request.method, headers: request.headers,
           body: request.body.map { ByteBuffer(bytes: $0) })
@@ -55,7 +55,7 @@ struct FuzzTests {
           #expect(await registry.view(of: session.id) == before, "state changed: \(context)")
           continue
         }
-        if await registry.view(of: session.id) == nil {
+        if registry.view(of: session.id) == nil {
           // A valid DELETE ended the session: start another one, as the page would.
           generator.sessionID = try await client.createSession().id
         }

@@ -4,10 +4,13 @@ import WeatherClient
 
 /// Searches places by name and shows the forecast of the one tapped.
 ///
-/// The seed "search-weather" reducer, unchanged in its actions and effects: the query is stored on
-/// every change and searched when the front end sends ``Action/searchQueryChangeDebounced`` (the
-/// 300 ms debounce lives in ``SearchDebouncer``, as it lived in the seed's view); an empty query
-/// clears the results and cancels the search in flight; tapping a result loads its forecast and
+/// The seed "search-weather" reducer, with the debounce its view did moved into the reducer, so
+/// that every front end gets it without holding state of its own: each edit
+/// (``Action/searchQueryChanged(_:)``) stores the query, cancels the search in flight and, once
+/// the query has been still for ``debounce`` on the `continuousClock` dependency, sends
+/// ``Action/searchQueryChangeDebounced`` itself; a front end may also send that action at once (a
+/// submitted query). ``State/isSearchInFlight`` says whether a search is pending or running. An
+/// empty query clears the results and cancels both. Tapping a result loads its forecast and
 /// cancels the forecast of a previous tap. Added to the seed: ``State/errorMessage``, so failed
 /// requests are visible, and ``State/temperatureUnit``, the unit forecasts are requested in.
 @Reducer
@@ -22,6 +25,8 @@ public struct Search: Sendable {
     public var errorMessage: String?
     /// The unit forecasts are requested in.
     public var temperatureUnit: TemperatureUnit
+    /// Whether a search of ``searchQuery`` is waiting for the debounce or for its response.
+    public var isSearchInFlight: Bool
 
     public init(
       results: [GeocodingSearch.Result] = [],
@@ -29,7 +34,8 @@ public struct Search: Sendable {
       searchQuery: String = "",
       weather: Weather? = nil,
       errorMessage: String? = nil,
-      temperatureUnit: TemperatureUnit = .celsius
+      temperatureUnit: TemperatureUnit = .celsius,
+      isSearchInFlight: Bool = false
     ) {
       self.results = results
       self.resultForecastRequestInFlight = resultForecastRequestInFlight
@@ -37,6 +43,7 @@ public struct Search: Sendable {
       self.weather = weather
       self.errorMessage = errorMessage
       self.temperatureUnit = temperatureUnit
+      self.isSearchInFlight = isSearchInFlight
     }
 
     /// The forecast of one place.
@@ -86,9 +93,13 @@ public struct Search: Sendable {
     case searchResultTapped(GeocodingSearch.Result)
   }
 
+  @Dependency(\.continuousClock) var clock
   @Dependency(\.weatherClient) var weatherClient
 
-  private enum CancelID { case location, weather }
+  /// How long the query must stay still before it is searched.
+  public static let debounce: Duration = .milliseconds(300)
+
+  private enum CancelID { case debounce, location, weather }
 
   public init() {}
 
@@ -113,27 +124,43 @@ public struct Search: Sendable {
           state.results = []
           state.weather = nil
           state.errorMessage = nil
-          return .cancel(id: CancelID.location)
+          state.isSearchInFlight = false
+          return .merge(.cancel(id: CancelID.debounce), .cancel(id: CancelID.location))
         }
-        return .none
+        state.isSearchInFlight = true
+        return .merge(
+          .cancel(id: CancelID.location),
+          .run { send in
+            try await clock.sleep(for: Self.debounce)
+            await send(.searchQueryChangeDebounced)
+          }
+          .cancellable(id: CancelID.debounce, cancelInFlight: true)
+        )
 
       case .searchQueryChangeDebounced:
         guard !state.searchQuery.isEmpty else {
-          return .none
+          state.isSearchInFlight = false
+          return .cancel(id: CancelID.debounce)
         }
-        return .run { [query = state.searchQuery] send in
-          await send(.searchResponse(Result { try await weatherClient.search(query: query) }))
-        }
-        .cancellable(id: CancelID.location)
+        state.isSearchInFlight = true
+        return .merge(
+          .cancel(id: CancelID.debounce),
+          .run { [query = state.searchQuery] send in
+            await send(.searchResponse(Result { try await weatherClient.search(query: query) }))
+          }
+          .cancellable(id: CancelID.location, cancelInFlight: true)
+        )
 
       case .searchResponse(.failure(let error)):
         state.results = []
         state.errorMessage = error.localizedDescription
+        state.isSearchInFlight = false
         return .none
 
       case .searchResponse(.success(let response)):
         state.results = response.results
         state.errorMessage = nil
+        state.isSearchInFlight = false
         return .none
 
       case .searchResultTapped(let location):

@@ -29,7 +29,6 @@ enum InteractiveSession {
     }
 
     let (events, continuation) = AsyncStream<Event>.makeStream()
-    controller.onViewChange = { continuation.yield(.viewChanged) }
 
     // Keys from standard input.
     let input = Task.detached {

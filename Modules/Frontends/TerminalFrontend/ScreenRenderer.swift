@@ -86,11 +86,12 @@ public enum ScreenRenderer {
       editing
       ? search.searchQuery + "█"
       : (search.searchQuery.isEmpty ? style.dim("(press / to type a city)") : search.searchQuery)
-    lines.append("Search: \(field)\(view.isSearching ? "  " + style.yellow("⟳ searching…") : "")")
+    lines.append(
+      "Search: \(field)\(search.isSearchInFlight ? "  " + style.yellow("⟳ searching…") : "")")
     if let error = search.errorMessage {
       lines.append(style.red("error: \(error)"))
     }
-    if search.results.isEmpty, !search.searchQuery.isEmpty, !view.isSearching,
+    if search.results.isEmpty, !search.searchQuery.isEmpty, !search.isSearchInFlight,
       search.errorMessage == nil
     {
       lines.append(style.dim("No places found."))

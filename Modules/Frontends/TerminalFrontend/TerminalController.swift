@@ -8,16 +8,12 @@ import SettingsFeature
 /// Turns key presses into actions on the app's store, screen by screen.
 ///
 /// It holds only presentation state (``ViewState``: selections and which field is being edited);
-/// every user action goes to the store. The search field goes through ``SearchDebouncer``, so a
-/// search starts 300 ms after the last key.
+/// every user action goes to the store. Each edit of the search field is sent as it happens; the
+/// `Search` reducer debounces it and says whether a search is in flight.
 @MainActor
 public final class TerminalController {
   public let store: StoreOf<AppFeature>
   public private(set) var view = ViewState()
-  private let debouncer: SearchDebouncer
-  private var searchTask: Task<Void, Never>?
-  /// Called when presentation state changes outside of a key press (a search finishing).
-  public var onViewChange: (@MainActor () -> Void)?
 
   /// What the caller should do after a key.
   public enum Outcome: Equatable, Sendable {
@@ -25,14 +21,9 @@ public final class TerminalController {
     case quit
   }
 
-  public init(
-    store: StoreOf<AppFeature>, clock: any Clock<Duration> = ContinuousClock(),
-    isOffline: Bool = false
-  ) {
+  public init(store: StoreOf<AppFeature>, isOffline: Bool = false) {
     self.store = store
     self.view.isOffline = isOffline
-    self.debouncer = SearchDebouncer(
-      store: store.scope(state: \.search, action: \.search), clock: clock)
   }
 
   /// The screen for the current state.
@@ -75,8 +66,9 @@ public final class TerminalController {
 
   /// Stops the pending search, if any.
   public func shutDown() {
-    debouncer.cancel()
-    searchTask?.cancel()
+    if store.search.isSearchInFlight {
+      store.send(.search(.searchQueryChanged("")))
+    }
   }
 
   // MARK: Screens
@@ -265,15 +257,7 @@ public final class TerminalController {
 
   private func queryChanged(_ query: String) {
     view.selectedResult = 0
-    debouncer.queryChanged(query)
-    view.isSearching = !query.isEmpty
-    searchTask?.cancel()
-    searchTask = Task { [weak self, debouncer] in
-      await debouncer.settle()
-      guard let self, !Task.isCancelled else { return }
-      self.view.isSearching = false
-      self.onViewChange?()
-    }
+    store.send(.search(.searchQueryChanged(query)))
   }
 
   // MARK: Helpers

@@ -7,8 +7,6 @@ public struct ViewState: Equatable, Sendable {
   public var selectedSetting = 0
   public var selectedEpisode = 0
   public var editing: Field?
-  /// Whether a search the debouncer sent is still running.
-  public var isSearching = false
   /// Whether the app runs on the offline clients (`--offline`): the search screen then credits
   /// the embedded gazetteer instead of Open-Meteo.
   public var isOffline = false

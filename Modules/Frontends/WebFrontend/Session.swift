@@ -2,6 +2,7 @@ import AppFeature
 import ComposableArchitecture
 import Foundation
 import SearchFeature
+import Synchronization
 
 /// A state of a session with its revision: the revision grows by one with every change, so a page
 /// that gets snapshots from two channels (responses and events) keeps the newest.
@@ -10,6 +11,11 @@ public struct Snapshot: Codable, Equatable, Sendable {
   public var revision: Int
   /// The state.
   public var state: StateView
+
+  public init(revision: Int, state: StateView) {
+    self.revision = revision
+    self.state = state
+  }
 }
 
 /// What a session pushes to the page's event stream.
@@ -20,26 +26,29 @@ public enum SessionEvent: Equatable, Sendable {
   case keepAlive
 }
 
-/// One visitor's running app: a root `Store<AppFeature>` with its own effects, its search
-/// debouncer, and the event streams open on it.
+/// One visitor's running app: a root store of `AppFeature` on an actor of its own
+/// (`StoreActor`), so that sessions reduce in parallel on every core and a slow one stalls no
+/// other; and the event streams open on it.
 ///
-/// Isolated on the main actor, like the store. ``end()`` releases the store, which cancels every
-/// effect it started (a running timer stops, requests in flight are cancelled).
-@MainActor
-final class Session {
+/// Every change of the store's state is published on the store's actor, in order: it gets the
+/// next revision and goes to every event stream. The session's own bookkeeping (last activity,
+/// streams, the last snapshot) is behind a lock, so reading it needs no hop to the actor.
+/// ``end()`` releases the store, which cancels every effect it started (a running timer stops,
+/// requests in flight are cancelled).
+final class Session: Sendable {
   let id: SessionID
   /// The session's name in logs: a serial number, because the id is a secret.
   let logName: String
-  private(set) var lastActivity: ContinuousClock.Instant
-  private var store: StoreOf<AppFeature>?
-  private var debouncer: SearchDebouncer?
-  private var submittedSearch: StoreTask?
-  private var isSearchInFlight = false
-  private var searchGeneration = 0
-  private var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
-  private var nextSubscriberID = 0
-  private var observation: Task<Void, Never>?
-  private var lastBroadcast: Snapshot?
+  private let bookkeeping: Mutex<Bookkeeping>
+
+  private struct Bookkeeping {
+    var store: StoreActorOf<AppFeature>?
+    var observation: StoreActorObserveToken?
+    var lastActivity: ContinuousClock.Instant
+    var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+    var nextSubscriberID = 0
+    var lastSnapshot: Snapshot?
+  }
 
   init(
     id: SessionID,
@@ -49,152 +58,130 @@ final class Session {
   ) {
     self.id = id
     self.logName = "#\(serial)"
-    self.lastActivity = now
-    let store = Store(initialState: AppFeature.State()) {
+    let store = StoreActor(initialState: AppFeature.State()) {
       AppFeature()
     } withDependencies: {
       dependencies(&$0)
     }
-    // The debounce waits on the session's own clock, so a test clock drives it too.
-    let clock = withDependencies(dependencies) {
-      @Dependency(\.continuousClock) var clock
-      return clock
-    }
-    self.store = store
-    self.debouncer = SearchDebouncer(
-      store: store.scope(state: \.search, action: \.search), clock: clock)
-    let states = store.states(bufferingNewest: 1)
-    self.observation = Task { [weak self] in
-      for await _ in states {
-        self?.broadcast()
-      }
-    }
+    self.bookkeeping = Mutex(Bookkeeping(store: store, lastActivity: now))
+  }
+
+  /// Publishes the initial state and starts publishing every change; returns the first snapshot.
+  func start() async throws(APIError) -> Snapshot {
+    guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
+    let observation = await Self.attach(self, to: store)
+    bookkeeping.withLock { $0.observation = observation }
+    guard let snapshot else { throw APIError.unknownSession }
+    return snapshot
+  }
+
+  private static func attach(
+    _ session: Session, to store: isolated StoreActorOf<AppFeature>
+  ) -> StoreActorObserveToken {
+    session.publish(store.state)
+    return store.observeSends { [weak session] state in session?.publish(state) }
   }
 
   /// Whether ``end()`` was called.
-  var isEnded: Bool { store == nil }
+  var isEnded: Bool { bookkeeping.withLock { $0.store == nil } }
 
   /// The number of event streams open on this session.
-  var subscriberCount: Int { subscribers.count }
+  var subscriberCount: Int { bookkeeping.withLock { $0.subscribers.count } }
+
+  /// When the visitor last made a request.
+  var lastActivity: ContinuousClock.Instant { bookkeeping.withLock { $0.lastActivity } }
 
   /// Records a request from the visitor, for the idle timeout.
   func touch(_ now: ContinuousClock.Instant) {
-    if now > lastActivity { lastActivity = now }
+    bookkeeping.withLock { if now > $0.lastActivity { $0.lastActivity = now } }
   }
 
-  /// What the page shows now; `nil` once the session has ended.
-  var view: StateView? {
-    store.map { StateView($0.state, isSearchInFlight: isSearchInFlight) }
+  /// The current state and its revision; `nil` once the session has ended.
+  var snapshot: Snapshot? {
+    bookkeeping.withLock { $0.store == nil ? nil : $0.lastSnapshot }
   }
 
-  /// Sends a user action to the store, after checking it against the current state.
+  /// Sends a user action to the store, after checking it against the current state, and returns
+  /// the state after it.
   ///
   /// - Throws: ``APIError`` (422/409) when the action names something that does not exist;
   ///   nothing is sent then.
-  func perform(_ action: UserAction) throws(APIError) {
-    guard let store, let debouncer else {
-      throw APIError.unknownSession
-    }
-    switch action {
-    case .changeSearchQuery(let query):
-      submittedSearch?.cancel()
-      debouncer.queryChanged(query)
-      if query.isEmpty {
-        trackSearch(nil)
-      } else {
-        trackSearch { await debouncer.settle() }
-      }
+  func perform(_ action: UserAction) async throws(APIError) -> Snapshot {
+    guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
+    try await Self.apply(action, to: store)
+    guard let snapshot else { throw APIError.unknownSession }
+    return snapshot
+  }
 
-    case .submitSearch:
-      debouncer.cancel()
-      submittedSearch?.cancel()
-      let task = store.send(.search(.searchQueryChangeDebounced))
-      submittedSearch = task
-      if store.state.search.searchQuery.isEmpty {
-        trackSearch(nil)
-      } else {
-        trackSearch { await task.finish() }
-      }
-
-    default:
-      store.send(try action.appAction(validatingAgainst: store.state))
-    }
-    broadcast()
+  /// Checks the action against the state and sends it, in one step on the store's actor.
+  private static func apply(
+    _ action: UserAction, to store: isolated StoreActorOf<AppFeature>
+  ) throws(APIError) {
+    store.send(try action.appAction(validatingAgainst: store.state))
   }
 
   /// Opens an event stream: the current state first, then every change.
   func subscribe() -> AsyncStream<SessionEvent> {
     let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
       bufferingPolicy: .bufferingNewest(64))
-    guard let snapshot = snapshot() else {
+    let subscriberID = bookkeeping.withLock { state -> Int? in
+      guard state.store != nil, let snapshot = state.lastSnapshot else { return nil }
+      let subscriberID = state.nextSubscriberID
+      state.nextSubscriberID += 1
+      state.subscribers[subscriberID] = continuation
+      continuation.yield(.state(snapshot))
+      return subscriberID
+    }
+    guard let subscriberID else {
       continuation.finish()
       return stream
     }
-    let subscriberID = nextSubscriberID
-    nextSubscriberID += 1
-    subscribers[subscriberID] = continuation
-    continuation.yield(.state(snapshot))
     continuation.onTermination = { [weak self] _ in
-      Task { @MainActor in self?.subscribers[subscriberID] = nil }
+      self?.bookkeeping.withLock { _ = $0.subscribers.removeValue(forKey: subscriberID) }
     }
     return stream
   }
 
   /// Sends ``SessionEvent/keepAlive`` to every open event stream.
   func sendKeepAlive() {
-    for subscriber in subscribers.values {
-      subscriber.yield(.keepAlive)
+    bookkeeping.withLock { state in
+      for subscriber in state.subscribers.values {
+        subscriber.yield(.keepAlive)
+      }
     }
   }
 
   /// Ends the session: closes its event streams and releases its store, which cancels all of its
   /// effects. Idempotent.
   func end() {
+    // The store leaves with the last reference to it (a request still on its way through it
+    // holds one until it is done); its effects are cancelled then.
+    let (subscribers, observation) = bookkeeping.withLock { state in
+      defer {
+        state.subscribers = [:]
+        state.observation = nil
+        state.store = nil
+      }
+      return (state.subscribers, state.observation)
+    }
     observation?.cancel()
-    observation = nil
-    debouncer?.cancel()
-    debouncer = nil
-    submittedSearch?.cancel()
-    submittedSearch = nil
-    store = nil
     for subscriber in subscribers.values {
       subscriber.finish()
     }
-    subscribers = [:]
   }
 
-  // MARK: Private
-
-  /// The current state and its revision; `nil` once the session has ended.
-  func snapshot() -> Snapshot? {
-    broadcast()
-    return store == nil ? nil : lastBroadcast
-  }
-
-  /// Gives the current state a new revision and sends it to every event stream, if it changed.
-  private func broadcast() {
-    guard let view, view != lastBroadcast?.state else { return }
-    let snapshot = Snapshot(revision: (lastBroadcast?.revision ?? 0) + 1, state: view)
-    lastBroadcast = snapshot
-    for subscriber in subscribers.values {
-      subscriber.yield(.state(snapshot))
-    }
-  }
-
-  /// Shows the search as in flight until `wait` returns, unless a newer search replaced it.
-  private func trackSearch(_ wait: (@MainActor @Sendable () async -> Void)?) {
-    searchGeneration += 1
-    let generation = searchGeneration
-    guard let wait else {
-      isSearchInFlight = false
-      return
-    }
-    isSearchInFlight = true
-    Task { [weak self] in
-      await wait()
-      guard let self, self.searchGeneration == generation else { return }
-      self.isSearchInFlight = false
-      self.broadcast()
+  /// Gives `state` the next revision and sends it to every event stream, if its view changed.
+  /// Called on the store's actor, so revisions follow the order of changes.
+  private func publish(_ state: AppFeature.State) {
+    let view = StateView(state)
+    bookkeeping.withLock { bookkeeping in
+      guard bookkeeping.store != nil, view != bookkeeping.lastSnapshot?.state else { return }
+      let snapshot = Snapshot(
+        revision: (bookkeeping.lastSnapshot?.revision ?? 0) + 1, state: view)
+      bookkeeping.lastSnapshot = snapshot
+      for subscriber in bookkeeping.subscribers.values {
+        subscriber.yield(.state(snapshot))
+      }
     }
   }
 }

@@ -1,12 +1,15 @@
 import ComposableArchitecture
 import Foundation
 import Logging
+import Synchronization
 
 /// Every live session of the server, by id: creates them, finds them, expires idle ones.
 ///
-/// One ``Session`` per visitor, each with its own `Store<AppFeature>`; sessions share nothing
-/// but the dependencies hook that configures their stores. The registry lives on the main actor
-/// with the stores, so a lookup and the send that follows it cannot interleave with an expiry.
+/// One ``Session`` per visitor, each with its own `StoreActor` of `AppFeature`; sessions share
+/// nothing but the dependencies hook that configures their stores. The table of sessions is behind
+/// one lock, held only to find, add or remove a session — never across a send — so requests of
+/// different sessions run in parallel. A session ended while a request of its is on its way is
+/// seen by that request as gone.
 ///
 /// Limits (``Configuration``):
 /// - a session that gets no request for ``Configuration/idleTimeout`` is ended by the next
@@ -22,8 +25,7 @@ import Logging
 ///   $0.weatherClient = .previewValue
 /// }
 /// ```
-@MainActor
-public final class SessionRegistry {
+public final class SessionRegistry: Sendable {
   /// The limits of the registry.
   public struct Configuration: Equatable, Sendable {
     /// How long a session lives without a request.
@@ -53,10 +55,13 @@ public final class SessionRegistry {
   public let configuration: Configuration
   private let dependencies: @Sendable (inout DependencyValues) -> Void
   private let logger: Logger
-  private var sessions: [SessionID: Session] = [:]
-  private var isClosed = false
-  /// The number of sessions created since the registry started.
-  public private(set) var createdCount = 0
+  private let table = Mutex(Table())
+
+  private struct Table {
+    var sessions: [SessionID: Session] = [:]
+    var isClosed = false
+    var createdCount = 0
+  }
 
   /// Creates an empty registry.
   ///
@@ -74,71 +79,80 @@ public final class SessionRegistry {
   }
 
   /// The number of live sessions.
-  public var count: Int { sessions.count }
+  public var count: Int { table.withLock { $0.sessions.count } }
+
+  /// The number of sessions created since the registry started.
+  public var createdCount: Int { table.withLock { $0.createdCount } }
 
   /// Whether new sessions are accepted: `false` once the server has begun shutting down.
-  public var isAcceptingSessions: Bool { !isClosed }
+  public var isAcceptingSessions: Bool { table.withLock { !$0.isClosed } }
 
   /// Whether a session with this id is live.
   public func contains(_ id: String) -> Bool {
-    SessionID(id).map { sessions[$0] != nil } ?? false
+    lookUp(id) != nil
   }
 
   /// The current view of a session, or `nil` if there is no such session.
   public func view(of id: String) -> StateView? {
-    SessionID(id).flatMap { sessions[$0]?.snapshot()?.state }
+    lookUp(id)?.snapshot?.state
   }
 
   /// The number of event streams open on a session (0 for an unknown session).
   public func eventStreamCount(of id: String) -> Int {
-    SessionID(id).flatMap { sessions[$0]?.subscriberCount } ?? 0
+    lookUp(id)?.subscriberCount ?? 0
   }
 
   // MARK: Operations of the API
 
   /// Creates a session; throws 503 when the registry is full or shut down.
-  func create(now: ContinuousClock.Instant = .now) throws(APIError) -> (SessionID, Snapshot) {
-    guard !isClosed else {
-      throw APIError(.serviceUnavailable, "the server is shutting down")
-    }
-    if sessions.count >= configuration.maximumSessionCount {
-      guard let evicted = leastRecentlyUsedIdleSession(now: now) else {
-        logger.warning(
-          "Session limit reached", metadata: ["limit": "\(configuration.maximumSessionCount)"])
-        throw APIError(
-          .serviceUnavailable,
-          "too many sessions (the limit is \(configuration.maximumSessionCount)); try again later",
-          headers: [.retryAfter: "60"])
+  func create(now: ContinuousClock.Instant = .now) async throws(APIError) -> (SessionID, Snapshot) {
+    let dependencies = self.dependencies
+    let (created, evicted) = try table.withLock { table throws(APIError) in
+      guard !table.isClosed else {
+        throw APIError(.serviceUnavailable, "the server is shutting down")
       }
-      sessions[evicted.id] = nil
+      var evicted: Session?
+      if table.sessions.count >= configuration.maximumSessionCount {
+        guard let idle = Self.leastRecentlyUsedIdleSession(in: table, now: now, configuration)
+        else {
+          logger.warning(
+            "Session limit reached", metadata: ["limit": "\(configuration.maximumSessionCount)"])
+          throw APIError(
+            .serviceUnavailable,
+            "too many sessions (the limit is \(configuration.maximumSessionCount)); try again later",
+            headers: [.retryAfter: "60"])
+        }
+        table.sessions[idle.id] = nil
+        evicted = idle
+      }
+      let id = SessionID()
+      table.createdCount += 1
+      let session = Session(
+        id: id, serial: table.createdCount, now: now, dependencies: dependencies)
+      table.sessions[id] = session
+      return (session, evicted)
+    }
+    if let evicted {
       evicted.end()
       logger.info("Session evicted to make room", metadata: ["session": "\(evicted.logName)"])
     }
-    let id = SessionID()
-    createdCount += 1
-    let session = Session(id: id, serial: createdCount, now: now, dependencies: dependencies)
-    sessions[id] = session
     logger.info(
-      "Session created", metadata: ["session": "\(session.logName)", "count": "\(count)"])
-    guard let snapshot = session.snapshot() else { throw APIError.unknownSession }
-    return (id, snapshot)
+      "Session created", metadata: ["session": "\(created.logName)", "count": "\(count)"])
+    return (created.id, try await created.start())
   }
 
   /// The view of a session, marking it active.
   func snapshot(of id: String, now: ContinuousClock.Instant = .now) throws(APIError) -> Snapshot {
     let session = try session(id, now: now)
-    guard let snapshot = session.snapshot() else { throw APIError.unknownSession }
+    guard let snapshot = session.snapshot else { throw APIError.unknownSession }
     return snapshot
   }
 
   /// Sends a user action to a session and returns the state after it.
   func perform(
     _ action: UserAction, in id: String, now: ContinuousClock.Instant = .now
-  ) throws(APIError) -> Snapshot {
-    let session = try session(id, now: now)
-    try session.perform(action)
-    guard let snapshot = session.snapshot() else { throw APIError.unknownSession }
-    return snapshot
+  ) async throws(APIError) -> Snapshot {
+    try await session(id, now: now).perform(action)
   }
 
   /// Opens an event stream on a session.
@@ -157,7 +171,8 @@ public final class SessionRegistry {
 
   /// Ends a session at the visitor's request.
   func end(_ id: String) throws(APIError) {
-    guard let sessionID = SessionID(id), let session = sessions.removeValue(forKey: sessionID)
+    guard let sessionID = SessionID(id),
+      let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
     else { throw APIError.unknownSession }
     session.end()
     logger.info(
@@ -171,13 +186,14 @@ public final class SessionRegistry {
   /// Ending a session releases its store, which cancels all of its effects.
   @discardableResult
   public func expireIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
-    let expired = sessions.values.filter {
-      $0.lastActivity.duration(to: now) > configuration.idleTimeout
+    let expired = table.withLock { table in
+      let expired = table.sessions.values.filter {
+        $0.lastActivity.duration(to: now) > configuration.idleTimeout
+      }
+      for session in expired { table.sessions[session.id] = nil }
+      return expired
     }
-    for session in expired {
-      sessions[session.id] = nil
-      session.end()
-    }
+    for session in expired { session.end() }
     if !expired.isEmpty {
       logger.info(
         "Sessions expired", metadata: ["expired": "\(expired.count)", "count": "\(count)"])
@@ -187,16 +203,18 @@ public final class SessionRegistry {
 
   /// Sends a keep-alive event on every open event stream.
   public func sendKeepAlive() {
-    for session in sessions.values {
+    for session in table.withLock({ Array($0.sessions.values) }) {
       session.sendKeepAlive()
     }
   }
 
   /// Ends every session and refuses new ones: for shutdown.
   public func endAll() {
-    isClosed = true
-    let ending = sessions.values
-    sessions = [:]
+    let ending = table.withLock { table in
+      table.isClosed = true
+      defer { table.sessions = [:] }
+      return Array(table.sessions.values)
+    }
     for session in ending {
       session.end()
     }
@@ -204,8 +222,10 @@ public final class SessionRegistry {
   }
 
   /// The idle session whose last request is the oldest, if any may be evicted.
-  private func leastRecentlyUsedIdleSession(now: ContinuousClock.Instant) -> Session? {
-    sessions.values
+  private static func leastRecentlyUsedIdleSession(
+    in table: Table, now: ContinuousClock.Instant, _ configuration: Configuration
+  ) -> Session? {
+    table.sessions.values
       .filter {
         $0.subscriberCount == 0
           && $0.lastActivity.duration(to: now) >= configuration.minimumIdleBeforeEviction
@@ -213,17 +233,27 @@ public final class SessionRegistry {
       .min { $0.lastActivity < $1.lastActivity }
   }
 
+  private func lookUp(_ id: String) -> Session? {
+    guard let sessionID = SessionID(id) else { return nil }
+    return table.withLock { $0.sessions[sessionID] }
+  }
+
   private func session(_ id: String, now: ContinuousClock.Instant) throws(APIError) -> Session {
-    guard let sessionID = SessionID(id), let session = sessions[sessionID] else {
-      throw APIError.unknownSession
+    guard let sessionID = SessionID(id) else { throw APIError.unknownSession }
+    let (session, isExpired) = try table.withLock { table throws(APIError) in
+      guard let session = table.sessions[sessionID] else { throw APIError.unknownSession }
+      // A session past its idle timeout is gone even if the sweeper has not run yet.
+      guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
+        table.sessions[sessionID] = nil
+        return (session, true)
+      }
+      session.touch(now)
+      return (session, false)
     }
-    // A session past its idle timeout is gone even if the sweeper has not run yet.
-    guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
-      sessions[sessionID] = nil
+    if isExpired {
       session.end()
       throw APIError.unknownSession
     }
-    session.touch(now)
     return session
   }
 }

@@ -27,11 +27,11 @@ public struct SessionSweeper: Service {
         } catch {
           break
         }
-        await registry.expireIdleSessions()
-        await registry.sendKeepAlive()
+        registry.expireIdleSessions()
+        registry.sendKeepAlive()
       }
     }
     logger.info("Shutting down: ending every session")
-    await registry.endAll()
+    registry.endAll()
   }
 }

@@ -139,10 +139,7 @@ public struct StateView: Codable, Equatable, Sendable {
 
 extension StateView {
   /// The snapshot of `state`.
-  ///
-  /// - Parameter isSearchInFlight: whether the session has a search scheduled or running; the
-  ///   feature's state does not say, the front end's debouncer knows.
-  public init(_ state: AppFeature.State, isSearchInFlight: Bool = false) {
+  public init(_ state: AppFeature.State) {
     self.header = state.header
     if case .confirmRemoval(let alert) = state.destination {
       self.removalConfirmation = Confirmation(
@@ -162,7 +159,7 @@ extension StateView {
     let search = state.search
     self.search = SearchView(
       query: search.searchQuery,
-      isSearchInFlight: isSearchInFlight,
+      isSearchInFlight: search.isSearchInFlight,
       results: search.results.map {
         Place(
           id: $0.id, name: $0.name, admin1: $0.admin1, country: $0.country,

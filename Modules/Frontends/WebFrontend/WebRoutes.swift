@@ -69,7 +69,7 @@ public enum WebRoutes {
     router.get("/healthz") { _, _ in "ok\n" }
 
     router.get("/readyz") { _, _ -> Response in
-      guard await registry.isAcceptingSessions else {
+      guard registry.isAcceptingSessions else {
         throw APIError(.serviceUnavailable, "the server is draining")
       }
       return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
@@ -89,14 +89,14 @@ public enum WebRoutes {
 
     router.get("/api/session/state") { request, _ in
       let id = try sessionID(of: request)
-      return try json(try await registry.snapshot(of: id))
+      return try json(try registry.snapshot(of: id))
     }
 
     router.post("/api/session/actions") { request, context in
       let id = try sessionID(of: request)
       try limits.admitAction(request, context: context)
       // An unknown session is reported before the body is even read.
-      guard await registry.contains(id) else { throw APIError.unknownSession }
+      guard registry.contains(id) else { throw APIError.unknownSession }
       try requireJSON(request)
       let body = try await readBody(request)
       let action = try decodeAction(body, logger: context.logger)
@@ -109,7 +109,7 @@ public enum WebRoutes {
       let stream = try limits.openEventStream(request, context: context)
       let events: AsyncStream<SessionEvent>
       do {
-        events = try await registry.subscribe(to: id)
+        events = try registry.subscribe(to: id)
       } catch {
         stream.close()
         throw error
@@ -131,7 +131,7 @@ public enum WebRoutes {
 
     router.delete("/api/session") { request, _ in
       let id = try sessionID(of: request)
-      try await registry.end(id)
+      try registry.end(id)
       var response = Response(status: .noContent)
       response.setCookie(sessionCookie("", security: security, maxAge: 0))
       return response

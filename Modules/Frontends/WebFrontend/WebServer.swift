@@ -121,7 +121,7 @@ public struct WebServer: Sendable {
   /// - Parameter onStart: called with the local URL once the server listens.
   public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
     let (live, failureRate) = (dependencies, configuration.favoriteFailureRate)
-    let registry = await SessionRegistry(
+    let registry = SessionRegistry(
       configuration: configuration.sessions, logger: logger,
       dependencies: { values in
         values.favoriteClient = .simulated(failureRate: failureRate)

@@ -329,6 +329,9 @@ final class _RunningEffect<State, Action>: EffectHandle, @unchecked Sendable {
     await EffectContext(registry: registry, path: operation.path).install {
       await operation.body(Send { action in self.deliver(action) })
     }
+    // An actor-owned core takes the actions this effect posted before the effect counts as
+    // finished, so a `StoreTask` waiting on it also waits for the effects those actions start.
+    if let mailbox { await mailbox.flush() }
     registry.remove(self)
   }
 
@@ -355,9 +358,12 @@ final class _EffectMailbox<Action>: @unchecked Sendable {
   private var isScheduled = false
   /// Asks the owner to take the pending actions, on its executor.
   let schedule: @Sendable () -> Void
+  /// Has the owner take the pending actions now, and returns once it has.
+  @usableFromInline let flush: @Sendable () async -> Void
 
-  init(schedule: @escaping @Sendable () -> Void) {
+  init(schedule: @escaping @Sendable () -> Void, flush: @escaping @Sendable () async -> Void) {
     self.schedule = schedule
+    self.flush = flush
   }
 
   @usableFromInline

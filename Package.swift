@@ -55,6 +55,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
   ],
@@ -128,6 +130,7 @@ let package = Package(
     // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
     .target(
       name: "LiveHTTP",
+      dependencies: [.product(name: "Metrics", package: "swift-metrics")],
       path: "Modules/Clients/LiveHTTP"
     ),
     // Test support: a real HTTP/1.1 server on 127.0.0.1 serving canned responses.
@@ -207,6 +210,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       path: "Modules/Frontends/WebFrontend",
       resources: [.copy("Public")]
@@ -220,6 +224,8 @@ let package = Package(
         "LiveHTTP", logging,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       path: "Apps/app-server"
     ),

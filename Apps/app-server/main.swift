@@ -6,6 +6,8 @@ import FactClientOffline
 import Foundation
 import LiveHTTP
 import Logging
+import Metrics
+import Prometheus
 import RandomNumberClient
 import RandomNumberClientLive
 import WeatherClient
@@ -84,7 +86,11 @@ extension AppServer {
         valid: { (0...1).contains($0) },
         expected: "between 0 and 1"))
     logger.info("Starting", metadata: ["offline": "\(offline)", "host": "\(configuration.host)"])
-    try await WebServer(configuration: configuration, logger: logger) { dependencies in
+    // One registry for the server's metrics and, through swift-metrics, the live clients'.
+    let metrics = ServerMetrics()
+    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+    try await WebServer(configuration: configuration, logger: logger, metrics: metrics) {
+      dependencies in
       dependencies.weatherClient = weatherClient
       dependencies.factClient = factClient
       dependencies.randomNumberClient = randomNumberClient

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -64,10 +65,53 @@ public struct HTTPRequester: Sendable {
   /// - Parameters:
   ///   - accept: the `Accept` header, e.g. `application/json`.
   ///   - rejectionReason: reads the service's explanation from an error body, if it has one.
+  ///
+  /// Each exchange is counted in `upstream_requests_total` (swift-metrics), labelled with the
+  /// service and its outcome (`ok`, `timed_out`, `unreachable`, `http_status`, …); nothing is
+  /// recorded until the executable bootstraps a metrics backend.
   public func get(
     _ url: URL,
     accept: String? = nil,
     rejectionReason: @Sendable (Data) -> String? = { _ in nil }
+  ) async throws -> HTTPResponse {
+    do {
+      let response = try await exchange(url, accept: accept, rejectionReason: rejectionReason)
+      record(outcome: "ok")
+      return response
+    } catch {
+      record(outcome: Self.outcome(of: error))
+      throw error
+    }
+  }
+
+  private func record(outcome: String) {
+    Counter(
+      label: "upstream_requests_total", dimensions: [("client", service), ("outcome", outcome)]
+    )
+    .increment()
+  }
+
+  /// The label of a failed exchange.
+  static func outcome(of error: any Error) -> String {
+    guard let error = error as? HTTPServiceError else {
+      return error is CancellationError ? "cancelled" : "other"
+    }
+    switch error.cause {
+    case .invalidURL: return "invalid_url"
+    case .unreachable: return "unreachable"
+    case .timedOut: return "timed_out"
+    case .httpStatus: return "http_status"
+    case .rejected: return "rejected"
+    case .undecodableBody: return "undecodable"
+    case .bodyTooLarge: return "too_large"
+    case .transport: return "transport"
+    }
+  }
+
+  private func exchange(
+    _ url: URL,
+    accept: String?,
+    rejectionReason: @Sendable (Data) -> String?
   ) async throws -> HTTPResponse {
     try Task.checkCancellation()
     var request = URLRequest(

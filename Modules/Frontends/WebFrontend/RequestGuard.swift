@@ -63,8 +63,23 @@ struct RequestGuard: RouterMiddleware {
   let security: WebSecurity
   /// The routes and the methods each accepts: a known path with another method is 405.
   let routes: [String: [HTTPRequest.Method]]
+  /// Where each request's duration and each refusal are recorded.
+  let metrics: ServerMetrics
 
   func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let start = ContinuousClock.now
+    let response = try await answer(request, context: context, next: next)
+    let path = request.uri.path
+    metrics.requestDuration(
+      start.duration(to: .now), route: routes[path] == nil ? "other" : path,
+      method: routes[path] == nil ? "other" : request.method.rawValue)
+    if response.status.code >= 400 { metrics.refused(status: response.status.code) }
+    return response
+  }
+
+  private func answer(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     var response: Response

@@ -53,6 +53,8 @@ public final class SessionRegistry: Sendable {
 
   /// The limits this registry enforces.
   public let configuration: Configuration
+  /// Where the registry counts sessions; the router records requests into the same.
+  public let metrics: ServerMetrics
   private let dependencies: @Sendable (inout DependencyValues) -> Void
   private let logger: Logger
   private let table = Mutex(Table())
@@ -71,9 +73,11 @@ public final class SessionRegistry: Sendable {
   public init(
     configuration: Configuration = Configuration(),
     logger: Logger = Logger(label: "web-frontend.sessions"),
+    metrics: ServerMetrics = ServerMetrics(),
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.configuration = configuration
+    self.metrics = metrics
     self.logger = logger
     self.dependencies = dependencies
   }
@@ -130,6 +134,8 @@ public final class SessionRegistry: Sendable {
       let session = Session(
         id: id, serial: table.createdCount, now: now, dependencies: dependencies)
       table.sessions[id] = session
+      metrics.sessionsCreated.increment()
+      metrics.sessionsLive.set(to: Double(table.sessions.count))
       return (session, evicted)
     }
     if let evicted {
@@ -172,7 +178,10 @@ public final class SessionRegistry: Sendable {
   /// Ends a session at the visitor's request.
   func end(_ id: String) throws(APIError) {
     guard let sessionID = SessionID(id),
-      let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
+      let session = table.withLock({ table in
+        defer { metrics.sessionsLive.set(to: Double(table.sessions.count)) }
+        return table.sessions.removeValue(forKey: sessionID)
+      })
     else { throw APIError.unknownSession }
     session.end()
     logger.info(
@@ -191,6 +200,7 @@ public final class SessionRegistry: Sendable {
         $0.lastActivity.duration(to: now) > configuration.idleTimeout
       }
       for session in expired { table.sessions[session.id] = nil }
+      metrics.sessionsLive.set(to: Double(table.sessions.count))
       return expired
     }
     for session in expired { session.end() }
@@ -212,7 +222,10 @@ public final class SessionRegistry: Sendable {
   public func endAll() {
     let ending = table.withLock { table in
       table.isClosed = true
-      defer { table.sessions = [:] }
+      defer {
+        table.sessions = [:]
+        metrics.sessionsLive.set(to: 0)
+      }
       return Array(table.sessions.values)
     }
     for session in ending {
@@ -245,6 +258,7 @@ public final class SessionRegistry: Sendable {
       // A session past its idle timeout is gone even if the sweeper has not run yet.
       guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
         table.sessions[sessionID] = nil
+        metrics.sessionsLive.set(to: Double(table.sessions.count))
         return (session, true)
       }
       session.touch(now)

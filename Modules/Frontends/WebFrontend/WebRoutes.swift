@@ -38,7 +38,7 @@ public enum WebRoutes {
   /// The routes and the methods each accepts.
   static let routes: [String: [HTTPRequest.Method]] = [
     "/": [.get], "/app.js": [.get], "/app.css": [.get], "/favicon.svg": [.get], "/healthz": [.get],
-    "/readyz": [.get], "/api/actions": [.get],
+    "/readyz": [.get], "/metrics": [.get], "/api/actions": [.get],
     "/api/session": [.post, .delete], "/api/session/state": [.get],
     "/api/session/actions": [.post], "/api/session/events": [.get],
   ]
@@ -55,8 +55,9 @@ public enum WebRoutes {
   ) -> Router<WebRequestContext> {
     let router = Router(context: WebRequestContext.self)
     let limits = ClientLimits(security: security)
+    let metrics = registry.metrics
     router.addMiddleware {
-      RequestGuard(security: security, routes: routes)
+      RequestGuard(security: security, routes: routes, metrics: metrics)
       LogRequestsMiddleware(.debug)
     }
 
@@ -73,6 +74,15 @@ public enum WebRoutes {
         throw APIError(.serviceUnavailable, "the server is draining")
       }
       return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
+    }
+
+    router.get("/metrics") { _, _ in
+      Response(
+        status: .ok,
+        headers: [
+          .contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store",
+        ],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition())))
     }
 
     router.get("/api/actions") { _, _ in
@@ -99,8 +109,21 @@ public enum WebRoutes {
       guard registry.contains(id) else { throw APIError.unknownSession }
       try requireJSON(request)
       let body = try await readBody(request)
-      let action = try decodeAction(body, logger: context.logger)
-      let snapshot = try await registry.perform(action, in: id)
+      let action: UserAction
+      do throws(APIError) {
+        action = try decodeAction(body, logger: context.logger)
+      } catch {
+        metrics.action("invalid", result: ServerMetrics.reason(Int(error.status.code)))
+        throw error
+      }
+      let snapshot: Snapshot
+      do throws(APIError) {
+        snapshot = try await registry.perform(action, in: id)
+      } catch {
+        metrics.action(action.type, result: ServerMetrics.reason(Int(error.status.code)))
+        throw error
+      }
+      metrics.action(action.type, result: "ok")
       return try json(snapshot)
     }
 
@@ -120,7 +143,11 @@ public enum WebRoutes {
           .contentType: "text/event-stream", .cacheControl: "no-store",
         ],
         body: ResponseBody { writer in
-          defer { stream.close() }
+          metrics.eventStreamsOpen.increment()
+          defer {
+            metrics.eventStreamsOpen.decrement()
+            stream.close()
+          }
           try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
           for await event in events {
             try await writer.write(ByteBuffer(bytes: ServerSentEvents.encode(event)))

@@ -68,18 +68,24 @@ public struct WebServer: Sendable {
   /// The configuration.
   public let configuration: Configuration
   let logger: Logger
+  let metrics: ServerMetrics
   let dependencies: @Sendable (inout DependencyValues) -> Void
 
   /// Creates a server.
   ///
-  /// - Parameter dependencies: applied to every session's store (live clients, clock, …).
+  /// - Parameters:
+  ///   - metrics: what `GET /metrics` exposes; the executable also bootstraps swift-metrics with
+  ///     its registry, so that the live clients' counters appear there.
+  ///   - dependencies: applied to every session's store (live clients, clock, …).
   public init(
     configuration: Configuration,
     logger: Logger,
+    metrics: ServerMetrics = ServerMetrics(),
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.configuration = configuration
     self.logger = logger
+    self.metrics = metrics
     self.dependencies = dependencies
   }
 
@@ -122,7 +128,7 @@ public struct WebServer: Sendable {
   public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
     let (live, failureRate) = (dependencies, configuration.favoriteFailureRate)
     let registry = SessionRegistry(
-      configuration: configuration.sessions, logger: logger,
+      configuration: configuration.sessions, logger: logger, metrics: metrics,
       dependencies: { values in
         values.favoriteClient = .simulated(failureRate: failureRate)
         live(&values)

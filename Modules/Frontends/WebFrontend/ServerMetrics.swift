@@ -1,0 +1,105 @@
+import Prometheus
+
+/// The server's metrics, in a Prometheus registry that `GET /metrics` exposes in the text format.
+///
+/// | metric | type | labels |
+/// |---|---|---|
+/// | `app_sessions_live` | gauge | — |
+/// | `app_sessions_created_total` | counter | — |
+/// | `app_actions_total` | counter | `type` (a catalogue name, or `invalid`), `result` (`ok` or a refusal) |
+/// | `app_requests_refused_total` | counter | `reason` (`host`, `origin`, `method`, `rate_limited`, …) |
+/// | `app_http_request_duration_seconds` | histogram | `route` (a known route or `other`), `method` |
+/// | `app_event_streams_open` | gauge | — |
+/// | `upstream_requests_total` | counter | `client`, `outcome` — recorded by the live clients through swift-metrics once the executable bootstraps it with ``registry`` |
+///
+/// Every label value comes from a fixed set, so no request can grow the registry.
+public final class ServerMetrics: Sendable {
+  /// The registry the metrics live in; the executable points swift-metrics at it too
+  /// (`PrometheusMetricsFactory(registry:)`), so the live clients' metrics are exposed with these.
+  public let registry: PrometheusCollectorRegistry
+  let sessionsLive: Gauge
+  let sessionsCreated: Counter
+  let eventStreamsOpen: Gauge
+
+  /// Creates the metrics in `registry` (a new one by default).
+  public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    self.registry = registry
+    sessionsLive = registry.makeGauge(
+      descriptor: .init(
+        namespace: "app", metricName: "sessions", unitName: "live",
+        helpText: "Sessions alive now."))
+    sessionsCreated = registry.makeCounter(
+      descriptor: .init(
+        namespace: "app", metricName: "sessions_created", unitName: "total",
+        helpText: "Sessions created since the server started."))
+    eventStreamsOpen = registry.makeGauge(
+      descriptor: .init(
+        namespace: "app", metricName: "event_streams", unitName: "open",
+        helpText: "Event streams open now."))
+  }
+
+  /// Counts an action request by its type and what became of it.
+  func action(_ type: String, result: String) {
+    registry.makeCounter(descriptor: Self.actions, labels: [("type", type), ("result", result)])
+      .increment()
+  }
+
+  /// Counts a refused request by the reason its status stands for.
+  func refused(status: Int) {
+    registry.makeCounter(descriptor: Self.refusals, labels: [("reason", Self.reason(status))])
+      .increment()
+  }
+
+  /// Records how long a request took to answer (until its head is ready, for a stream).
+  func requestDuration(_ duration: Duration, route: String, method: String) {
+    registry.makeDurationHistogram(
+      descriptor: Self.durations, labels: [("route", route), ("method", method)],
+      buckets: Self.buckets
+    ).record(duration)
+  }
+
+  /// The registry in the Prometheus text format.
+  public func exposition() -> String {
+    registry.emitToString()
+  }
+
+  /// The reason a refusal's status stands for.
+  static func reason(_ status: Int) -> String {
+    switch status {
+    case 400: "bad_request"
+    case 403: "origin"
+    case 404: "not_found"
+    case 405: "method"
+    case 409: "conflict"
+    case 413: "too_large"
+    case 415: "media_type"
+    case 421: "host"
+    case 422: "invalid"
+    case 429: "rate_limited"
+    case 503: "unavailable"
+    default: "status_\(status)"
+    }
+  }
+
+  private static var actions: MetricNameDescriptor {
+    MetricNameDescriptor(
+      namespace: "app", metricName: "actions", unitName: "total",
+      helpText: "Action requests by type and result.")
+  }
+  private static var refusals: MetricNameDescriptor {
+    MetricNameDescriptor(
+      namespace: "app", metricName: "requests_refused", unitName: "total",
+      helpText: "Requests answered with an error, by reason.")
+  }
+  private static var durations: MetricNameDescriptor {
+    MetricNameDescriptor(
+      namespace: "app", metricName: "http_request_duration", unitName: "seconds",
+      helpText: "Time to answer a request, by route and method.")
+  }
+  private static let buckets: [Duration] = [
+    .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+    .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+    .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+    .seconds(2.5), .seconds(5), .seconds(10),
+  ]
+}

@@ -243,7 +243,7 @@ let package = Package(
     .executableTarget(
       name: "baseline-server",
       dependencies: [
-        "WebFrontend", "AppFeature", logging,
+        logging,
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],

@@ -71,10 +71,8 @@ struct RequestGuard: RouterMiddleware {
   ) async throws -> Response {
     let start = ContinuousClock.now
     let response = try await answer(request, context: context, next: next)
-    let path = request.uri.path
     metrics.requestDuration(
-      start.duration(to: .now), route: routes[path] == nil ? "other" : path,
-      method: routes[path] == nil ? "other" : request.method.rawValue)
+      start.duration(to: .now), path: request.uri.path, method: request.method.rawValue)
     if response.status.code >= 400 { metrics.refused(status: response.status.code) }
     return response
   }

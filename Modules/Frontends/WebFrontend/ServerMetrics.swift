@@ -8,7 +8,7 @@ import Prometheus
 /// | `app_sessions_created_total` | counter | — |
 /// | `app_actions_total` | counter | `type` (a catalogue name, or `invalid`), `result` (`ok` or a refusal) |
 /// | `app_requests_refused_total` | counter | `reason` (`host`, `origin`, `method`, `rate_limited`, …) |
-/// | `app_http_request_duration_seconds` | histogram | `route` (a known route or `other`), `method` |
+/// | `app_http_request_duration_seconds` | histogram | `route`, `method` (from the route table, else both `other`) |
 /// | `app_event_streams_open` | gauge | — |
 /// | `upstream_requests_total` | counter | `client`, `outcome` — recorded by the live clients through swift-metrics once the executable bootstraps it with ``registry`` |
 ///
@@ -20,6 +20,10 @@ public final class ServerMetrics: Sendable {
   let sessionsLive: Gauge
   let sessionsCreated: Counter
   let eventStreamsOpen: Gauge
+  /// The duration histogram of every known route and method, and of `other`, made once: a
+  /// request records into its histogram without a look-up in the registry.
+  private let durationHistograms: [String: [String: DurationHistogram]]
+  private let otherDurations: DurationHistogram
 
   /// Creates the metrics in `registry` (a new one by default).
   public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -36,6 +40,18 @@ public final class ServerMetrics: Sendable {
       descriptor: .init(
         namespace: "app", metricName: "event_streams", unitName: "open",
         helpText: "Event streams open now."))
+    var durationHistograms: [String: [String: DurationHistogram]] = [:]
+    for (route, methods) in WebRoutes.routes {
+      for method in methods.map(\.rawValue) {
+        durationHistograms[route, default: [:]][method] = registry.makeDurationHistogram(
+          descriptor: Self.durations, labels: [("route", route), ("method", method)],
+          buckets: Self.buckets)
+      }
+    }
+    self.durationHistograms = durationHistograms
+    otherDurations = registry.makeDurationHistogram(
+      descriptor: Self.durations, labels: [("route", "other"), ("method", "other")],
+      buckets: Self.buckets)
   }
 
   /// Counts an action request by its type and what became of it.
@@ -50,17 +66,17 @@ public final class ServerMetrics: Sendable {
       .increment()
   }
 
-  /// Records how long a request took to answer (until its head is ready, for a stream).
-  func requestDuration(_ duration: Duration, route: String, method: String) {
-    registry.makeDurationHistogram(
-      descriptor: Self.durations, labels: [("route", route), ("method", method)],
-      buckets: Self.buckets
-    ).record(duration)
+  /// Records how long a request took to answer (until its head is ready, for a stream), under
+  /// its route and method, or under `other` when the route table does not know them.
+  func requestDuration(_ duration: Duration, path: String, method: String) {
+    (durationHistograms[path]?[method] ?? otherDurations).record(duration)
   }
 
-  /// The registry in the Prometheus text format.
-  public func exposition() -> String {
-    registry.emitToString()
+  /// The registry in the Prometheus text format, with the live-session gauge read at the moment
+  /// of the scrape (sessions come and go in several places; only their count matters here).
+  public func exposition(liveSessions: Int) -> String {
+    sessionsLive.set(to: Double(liveSessions))
+    return registry.emitToString()
   }
 
   /// The reason a refusal's status stands for.

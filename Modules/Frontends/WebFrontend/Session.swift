@@ -11,11 +11,6 @@ public struct Snapshot: Codable, Equatable, Sendable {
   public var revision: Int
   /// The state.
   public var state: StateView
-
-  public init(revision: Int, state: StateView) {
-    self.revision = revision
-    self.state = state
-  }
 }
 
 /// What a session pushes to the page's event stream.
@@ -81,9 +76,6 @@ final class Session: Sendable {
     session.publish(store.state)
     return store.observeSends { [weak session] state in session?.publish(state) }
   }
-
-  /// Whether ``end()`` was called.
-  var isEnded: Bool { bookkeeping.withLock { $0.store == nil } }
 
   /// The number of event streams open on this session.
   var subscriberCount: Int { bookkeeping.withLock { $0.subscribers.count } }

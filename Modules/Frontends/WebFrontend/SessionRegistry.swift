@@ -135,7 +135,6 @@ public final class SessionRegistry: Sendable {
         id: id, serial: table.createdCount, now: now, dependencies: dependencies)
       table.sessions[id] = session
       metrics.sessionsCreated.increment()
-      metrics.sessionsLive.set(to: Double(table.sessions.count))
       return (session, evicted)
     }
     if let evicted {
@@ -178,10 +177,7 @@ public final class SessionRegistry: Sendable {
   /// Ends a session at the visitor's request.
   func end(_ id: String) throws(APIError) {
     guard let sessionID = SessionID(id),
-      let session = table.withLock({ table in
-        defer { metrics.sessionsLive.set(to: Double(table.sessions.count)) }
-        return table.sessions.removeValue(forKey: sessionID)
-      })
+      let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
     else { throw APIError.unknownSession }
     session.end()
     logger.info(
@@ -200,7 +196,6 @@ public final class SessionRegistry: Sendable {
         $0.lastActivity.duration(to: now) > configuration.idleTimeout
       }
       for session in expired { table.sessions[session.id] = nil }
-      metrics.sessionsLive.set(to: Double(table.sessions.count))
       return expired
     }
     for session in expired { session.end() }
@@ -222,10 +217,7 @@ public final class SessionRegistry: Sendable {
   public func endAll() {
     let ending = table.withLock { table in
       table.isClosed = true
-      defer {
-        table.sessions = [:]
-        metrics.sessionsLive.set(to: 0)
-      }
+      defer { table.sessions = [:] }
       return Array(table.sessions.values)
     }
     for session in ending {
@@ -258,7 +250,6 @@ public final class SessionRegistry: Sendable {
       // A session past its idle timeout is gone even if the sweeper has not run yet.
       guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
         table.sessions[sessionID] = nil
-        metrics.sessionsLive.set(to: Double(table.sessions.count))
         return (session, true)
       }
       session.touch(now)

@@ -82,7 +82,8 @@ public enum WebRoutes {
         headers: [
           .contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store",
         ],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition())))
+        body: ResponseBody(
+          byteBuffer: ByteBuffer(string: metrics.exposition(liveSessions: registry.count))))
     }
 
     router.get("/api/actions") { _, _ in

@@ -338,49 +338,69 @@ final class CancellationRegistry: Sendable {
 
   /// Handles by identifier. A store rarely has more than a few identifiers in use at once, so
   /// they live in a small array searched by comparison — no hashing per operation — until there
-  /// are more than `smallLimit`, when a dictionary takes over.
+  /// are more than `smallLimit`, when a dictionary takes over. Each operation searches once and
+  /// changes its entry in place.
   private struct HandlesByID {
     static let smallLimit = 16
-    var small: [(id: EffectID, handles: Handles)] = []
+
+    /// A struct rather than a tuple: the array's element is then copied by specialised code, not
+    /// through a tuple's generic value witnesses.
+    struct Entry {
+      let id: EffectID
+      var handles: Handles
+    }
+
+    var small: [Entry] = []
     var large: [EffectID: Handles]?
 
     var isEmpty: Bool { large?.isEmpty ?? small.isEmpty }
     var count: Int { large?.count ?? small.count }
 
-    subscript(id: EffectID) -> Handles? {
-      get {
-        if let large { return large[id] }
-        return small.first { $0.id == id }?.handles
+    mutating func add(_ handle: EffectHandle, under id: EffectID) {
+      if large != nil {
+        if let handles = large![id] {
+          large![id] = handles.adding(handle)
+        } else {
+          large![id] = .one(handle)
+        }
+        return
       }
-      set {
-        if large != nil {
-          large![id] = newValue
-          return
-        }
-        if let index = small.firstIndex(where: { $0.id == id }) {
-          if let newValue {
-            small[index].handles = newValue
-          } else {
-            small.swapAt(index, small.count - 1)
-            small.removeLast()
-          }
-        } else if let newValue {
-          if small.count < Self.smallLimit {
-            small.append((id, newValue))
-          } else {
-            var large = Dictionary(uniqueKeysWithValues: small.map { ($0.id, $0.handles) })
-            large[id] = newValue
-            self.large = large
-            small = []
-          }
-        }
+      if let index = small.firstIndex(where: { $0.id == id }) {
+        small[index].handles = small[index].handles.adding(handle)
+      } else if small.count < Self.smallLimit {
+        small.append(Entry(id: id, handles: .one(handle)))
+      } else {
+        var large = Dictionary(uniqueKeysWithValues: small.map { ($0.id, $0.handles) })
+        large[id] = .one(handle)
+        self.large = large
+        small = []
+      }
+    }
+
+    mutating func remove(_ handle: EffectHandle, under id: EffectID) {
+      if large != nil {
+        if let handles = large![id] { large![id] = handles.removing(handle) }
+        return
+      }
+      guard let index = small.firstIndex(where: { $0.id == id }) else { return }
+      if let kept = small[index].handles.removing(handle) {
+        small[index].handles = kept
+      } else {
+        removeSmall(at: index)
       }
     }
 
     mutating func removeValue(forKey id: EffectID) -> Handles? {
-      let handles = self[id]
-      if handles != nil { self[id] = nil }
+      if large != nil { return large!.removeValue(forKey: id) }
+      guard let index = small.firstIndex(where: { $0.id == id }) else { return nil }
+      let handles = small[index].handles
+      removeSmall(at: index)
       return handles
+    }
+
+    private mutating func removeSmall(at index: Int) {
+      small.swapAt(index, small.count - 1)
+      small.removeLast()
     }
   }
 
@@ -389,13 +409,7 @@ final class CancellationRegistry: Sendable {
     state.withLock { state in
       handle.slot.store(state.running.count, ordering: .relaxed)
       state.running.append(handle)
-      handle.keys.forEachID { key in
-        if let handles = state.byID[key] {
-          state.byID[key] = handles.adding(handle)
-        } else {
-          state.byID[key] = .one(handle)
-        }
-      }
+      handle.keys.forEachID { key in state.byID.add(handle, under: key) }
     }
   }
 
@@ -410,10 +424,7 @@ final class CancellationRegistry: Sendable {
         last.slot.store(slot, ordering: .relaxed)
       }
       handle.slot.store(-1, ordering: .relaxed)
-      handle.keys.forEachID { key in
-        guard let handles = state.byID[key] else { return }
-        state.byID[key] = handles.removing(handle)
-      }
+      handle.keys.forEachID { key in state.byID.remove(handle, under: key) }
     }
   }
 

@@ -141,33 +141,48 @@ extension Effect {
           priority: priority,
           path: [],
           body: { send in
-            let perform = {
-              do {
-                try await operation(send)
-              } catch is CancellationError {
-                return
-              } catch {
-                guard !Task.isCancelled else { return }
-                if let handler {
-                  await handler(error, send)
-                } else {
-                  reportUnhandledEffectError(
-                    error, fileID: fileID, filePath: filePath, line: line, column: column)
-                }
-              }
-            }
             // A task started by the store inherits the dependencies the store ran the reducer
             // with; only an effect whose reducer ran under other ones (`.dependency(_:_:)`)
             // installs its own.
             if DependencyValues._current.isIdentical(to: dependencies) {
-              await perform()
+              await _perform(
+                operation, send: send, catch: handler, fileID: fileID, filePath: filePath,
+                line: line, column: column)
             } else {
-              await DependencyValues.$_current.withValue(dependencies, operation: perform)
+              await DependencyValues.$_current.withValue(dependencies) {
+                await _perform(
+                  operation, send: send, catch: handler, fileID: fileID, filePath: filePath,
+                  line: line, column: column)
+              }
             }
           }
         )
       )
     )
+  }
+
+  /// Runs a `.run` operation: a thrown `CancellationError`, or any error thrown after the effect
+  /// was cancelled, ends it quietly; any other goes to `handler`, or is reported.
+  @inlinable @inline(__always)
+  static func _perform(
+    _ operation: @Sendable (_ send: Send<Action>) async throws -> Void,
+    send: Send<Action>,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)?,
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) async {
+    do {
+      try await operation(send)
+    } catch is CancellationError {
+      return
+    } catch {
+      guard !Task.isCancelled else { return }
+      if let handler {
+        await handler(error, send)
+      } else {
+        reportUnhandledEffectError(
+          error, fileID: fileID, filePath: filePath, line: line, column: column)
+      }
+    }
   }
 
   /// An effect that sends an action synchronously; the animation is accepted and ignored (see
@@ -214,11 +229,11 @@ extension Effect {
   /// Merges this effect with another so that they run concurrently.
   @inlinable
   public func merge(with other: Self) -> Self {
-    switch (operation, other.operation) {
-    case (.none, _): return other
-    case (_, .none): return self
-    default: return .merge([self, other])
-    }
+    // Checked one at a time rather than as a tuple: switching over a pair of operations copies
+    // both (and retains their boxes) on every action of every level that merges.
+    if case .none = operation { return other }
+    if case .none = other.operation { return self }
+    return .merge([self, other])
   }
 
   /// Concatenates effects so that each starts when the one before it has finished.

@@ -196,15 +196,18 @@ final class RootCore<State, Action>: @unchecked Sendable {
         start(effect, tasks: tasks, cancelIDs: cancelIDs)
       }
     case .run(let operation):
+      // A presentation's lifetime is not among the effects a send waits for.
+      let counted = !operation.isLifetime
       let running = _RunningEffect(
-        operation: operation, core: self, tasks: tasks, registeredUnder: cancelIDs)
+        operation: operation, core: self, tasks: tasks, isCounted: counted,
+        registeredUnder: cancelIDs)
       registry.register(running)
+      if counted { tasks.willStart() }
       let task = Task(name: operation.name, priority: operation.priority) {
         await running.run()
       }
       running.attach(task)
-      // A presentation's lifetime is not among the effects a send waits for.
-      if !operation.isLifetime { tasks.append(task) }
+      if counted { tasks.append(task) }
     case .concatenate(let effects):
       startConcatenation(effects, tasks: tasks, cancelIDs: cancelIDs)
     }
@@ -216,8 +219,12 @@ final class RootCore<State, Action>: @unchecked Sendable {
     let handle = EffectHandle(registeredUnder: cancelIDs)
     registry.register(handle)
     let (registry, executor) = (self.registry, self.executor)
+    tasks.willStart()
     let task = Task { [weak self] in
-      defer { registry.remove(handle) }
+      defer {
+        registry.remove(handle)
+        tasks.taskEnded()
+      }
       for effect in effects {
         guard !Task.isCancelled else { return }
         let step = EffectTaskList()
@@ -302,37 +309,44 @@ struct _MainActorCoreExecutor: _CoreExecutor {
 /// alone.
 @usableFromInline
 final class _RunningEffect<State, Action>: EffectHandle, @unchecked Sendable {
-  // Set once here, read by the effect's task and its `Send`; see `EffectHandle`.
-  @usableFromInline let operation: RunOperation<Action>
+  // Set once here, read by the effect's task and its `Send`; see `EffectHandle`. Only what the
+  // task needs is kept, not the whole `RunOperation`: fewer copies on the way in.
+  @usableFromInline let body: @Sendable (_ send: Send<Action>) async -> Void
+  @usableFromInline let path: EffectPath
   @usableFromInline weak var core: RootCore<State, Action>?
   @usableFromInline let tasks: EffectTaskList
+  /// Whether `tasks` counts this effect (a presentation's lifetime is not counted).
+  @usableFromInline let isCounted: Bool
   @usableFromInline let registry: CancellationRegistry
   @usableFromInline let mailbox: _EffectMailbox<Action>?
 
   @inlinable
   init(
-    operation: RunOperation<Action>, core: RootCore<State, Action>, tasks: EffectTaskList,
-    registeredUnder cancelIDs: _CancelIDs
+    operation: borrowing RunOperation<Action>, core: RootCore<State, Action>,
+    tasks: EffectTaskList, isCounted: Bool, registeredUnder cancelIDs: _CancelIDs
   ) {
-    self.operation = operation
+    self.body = operation.body
+    self.path = operation.path
     self.core = core
     self.tasks = tasks
+    self.isCounted = isCounted
     self.registry = core.registry
     self.mailbox = core.mailbox
     super.init(registeredUnder: cancelIDs)
   }
 
   /// The body of the effect's task: the operation, with `Task.cancel(id:)` resolving against
-  /// this store and path; then the effect leaves the registry.
+  /// this store and path; then the effect leaves the registry and its send's task list.
   @inlinable
   func run() async {
-    await EffectContext(registry: registry, path: operation.path).install {
-      await operation.body(Send { action in self.deliver(action) })
+    await EffectContext(registry: registry, path: path).install {
+      await body(Send { action in self.deliver(action) })
     }
     // An actor-owned core takes the actions this effect posted before the effect counts as
     // finished, so a `StoreTask` waiting on it also waits for the effects those actions start.
     if let mailbox { await mailbox.flush() }
     registry.remove(self)
+    if isCounted { tasks.taskEnded() }
   }
 
   /// Delivers an action the effect sent: into the core on the main actor, or into the mailbox of

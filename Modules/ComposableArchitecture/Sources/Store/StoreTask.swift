@@ -21,13 +21,13 @@ public struct StoreTask: Hashable, Sendable {
   }
 
   /// Waits for the effects to finish. Cancelling the waiting task cancels them.
-  public func finish() async {
+  ///
+  /// The wait stays on the caller's executor (`nonisolated(nonsending)`): awaited on the main
+  /// actor, it resumes there directly when the last effect ends, without a hop through the
+  /// global executor and back.
+  public func finish(isolation: isolated (any Actor)? = #isolation) async {
     guard let tasks else { return }
-    await withTaskCancellationHandler {
-      await tasks.waitForAll()
-    } onCancel: {
-      tasks.cancel()
-    }
+    await tasks.waitForAllCancellingOnCancel(isolation: isolation)
   }
 
   /// Whether the effects were cancelled; `true` when the send started no effect.
@@ -42,7 +42,14 @@ public struct StoreTask: Hashable, Sendable {
 }
 
 /// The tasks of the effects started on behalf of one send. It grows while those effects send
-/// more actions, and is drained in order by ``StoreTask/finish()``.
+/// more actions, and ``StoreTask/finish()`` waits until every one has ended.
+///
+/// Each task is counted from just before it is created (``willStart()``) until its body's last
+/// step (``taskEnded()``), and a waiter is a continuation resumed when the count reaches zero. A
+/// waiter so resumes on its own executor straight from the effect's last step: awaiting
+/// `Task.value` instead would wake the waiter on the global executor first and hop again.
+/// Because an effect's actions start their effects (and count them) before the effect ends, the
+/// count cannot reach zero while more work is on its way.
 @usableFromInline
 final class EffectTaskList: Sendable {
   @usableFromInline
@@ -50,23 +57,29 @@ final class EffectTaskList: Sendable {
 
   private let state = Mutex<State>(State())
 
-  /// The tasks, the first kept inline: most sends start one effect.
   private struct State {
+    /// The tasks, the first kept inline: most sends start one effect.
     var first: Task<Void, Never>?
     var rest: [Task<Void, Never>] = []
     var isCancelled = false
-
-    var count: Int { first == nil ? 0 : 1 + rest.count }
-
-    subscript(index: Int) -> Task<Void, Never> {
-      index == 0 ? first! : rest[index - 1]
-    }
+    /// Tasks counted by `willStart()` whose body has not yet ended.
+    var running = 0
+    /// Who waits for the count to reach zero; the first kept inline (there is rarely another).
+    var firstWaiter: UnsafeContinuation<Void, Never>?
+    var otherWaiters: [UnsafeContinuation<Void, Never>] = []
 
     var all: [Task<Void, Never>] {
       first.map { [$0] + rest } ?? []
     }
   }
 
+  /// Counts a task about to be created; its body must call ``taskEnded()`` as its last step.
+  @usableFromInline
+  func willStart() {
+    state.withLock { $0.running += 1 }
+  }
+
+  /// Keeps a task for cancellation. A list cancelled before the task arrives cancels it at once.
   @usableFromInline
   func append(_ task: Task<Void, Never>) {
     let cancelled = state.withLock { state -> Bool in
@@ -80,6 +93,23 @@ final class EffectTaskList: Sendable {
     if cancelled { task.cancel() }
   }
 
+  /// The last step of a task counted by ``willStart()``: wakes the waiters when it was the last.
+  @usableFromInline
+  func taskEnded() {
+    let (first, others) = state.withLock {
+      state -> (UnsafeContinuation<Void, Never>?, [UnsafeContinuation<Void, Never>]) in
+      state.running -= 1
+      guard state.running == 0, let first = state.firstWaiter else { return (nil, []) }
+      defer {
+        state.firstWaiter = nil
+        state.otherWaiters = []
+      }
+      return (first, state.otherWaiters)
+    }
+    first?.resume()
+    for waiter in others { waiter.resume() }
+  }
+
   var isEmpty: Bool { state.withLock { $0.first == nil } }
   var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
@@ -91,12 +121,33 @@ final class EffectTaskList: Sendable {
     for task in tasks { task.cancel() }
   }
 
-  /// Waits for every task, including those appended while waiting.
-  func waitForAll() async {
-    var index = 0
-    while let task = state.withLock({ index < $0.count ? $0[index] : nil }) {
-      await task.value
-      index += 1
+  /// Waits until every task has ended, including those started while waiting, on the caller's
+  /// executor.
+  func waitForAll(isolation: isolated (any Actor)? = #isolation) async {
+    guard state.withLock({ $0.running > 0 }) else { return }
+    await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
+      let endedMeanwhile = state.withLock { state -> Bool in
+        guard state.running > 0 else { return true }
+        if state.firstWaiter == nil {
+          state.firstWaiter = waiter
+        } else {
+          state.otherWaiters.append(waiter)
+        }
+        return false
+      }
+      if endedMeanwhile { waiter.resume() }
+    }
+  }
+
+  /// Waits for every task; cancelling the waiting task cancels them. The operation captures
+  /// `isolation`, which keeps it on the caller's executor instead of the global one.
+  func waitForAllCancellingOnCancel(isolation: isolated (any Actor)?) async {
+    guard state.withLock({ $0.running > 0 }) else { return }
+    await withTaskCancellationHandler {
+      _ = isolation
+      await waitForAll(isolation: isolation)
+    } onCancel: {
+      cancel()
     }
   }
 

@@ -56,6 +56,41 @@ struct StoreTaskTests {
     #expect(finished.value == ["second's effect"])
   }
 
+  @Test func everyWaiterResumesOnceTheLastEffectEnds() async {
+    let clock = TestClock()
+    let store = Store(initialState: 0) {
+      Reduce<Int, String> { state, action in
+        switch action {
+        case "start":
+          return .merge(
+            .run { _ in try await clock.sleep(for: .seconds(1)) },
+            .run { _ in try await clock.sleep(for: .seconds(2)) }
+          )
+        default:
+          return .none
+        }
+      }
+    }
+    let task = store.send("start")
+    let resumed = LockIsolated(0)
+    let waiters = (0..<3).map { _ in
+      Task {
+        await task.finish()
+        resumed.withValue { $0 += 1 }
+      }
+    }
+    await Task.megaYield()
+    await clock.advance(by: .seconds(1))
+    await Task.megaYield()
+    #expect(resumed.value == 0, "one effect is still running")
+    await clock.advance(by: .seconds(1))
+    for waiter in waiters { await waiter.value }
+    #expect(resumed.value == 3)
+    // Waiting again once everything has ended returns at once.
+    await task.finish()
+    #expect(!task.isCancelled)
+  }
+
   @Test func cancellingTheWaitingTaskCancelsTheEffects() async {
     let events = LockIsolated<[String]>([])
     let store = Store(initialState: 0) {

@@ -22,9 +22,8 @@ public struct StoreTask: Hashable, Sendable {
 
   /// Waits for the effects to finish. Cancelling the waiting task cancels them.
   ///
-  /// The wait stays on the caller's executor (`nonisolated(nonsending)`): awaited on the main
-  /// actor, it resumes there directly when the last effect ends, without a hop through the
-  /// global executor and back.
+  /// The wait stays on the caller's executor (`isolation`, the caller's by default): awaited on
+  /// the main actor it does not hop to the global executor to wait and back again.
   public func finish(isolation: isolated (any Actor)? = #isolation) async {
     guard let tasks else { return }
     await tasks.waitForAllCancellingOnCancel(isolation: isolation)
@@ -125,7 +124,8 @@ final class EffectTaskList: Sendable {
   /// executor.
   func waitForAll(isolation: isolated (any Actor)? = #isolation) async {
     guard state.withLock({ $0.running > 0 }) else { return }
-    await withUnsafeContinuation(isolation: isolation) { (waiter: UnsafeContinuation<Void, Never>) in
+    await withUnsafeContinuation(isolation: isolation) {
+      (waiter: UnsafeContinuation<Void, Never>) in
       let endedMeanwhile = state.withLock { state -> Bool in
         guard state.running > 0 else { return true }
         if state.firstWaiter == nil {

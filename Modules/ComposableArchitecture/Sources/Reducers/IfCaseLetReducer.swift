@@ -78,10 +78,14 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let location = self.location
     return _ResolvedReducer { state, action in
       var childEffects: Effect<Parent.Action> = .none
+      // The child's state as the parent reducer receives it: after a child action it is the
+      // state just embedded, so it is not extracted again.
+      let before: Child.State?
       if let childAction = toChildAction.extract(from: action) {
         if var childState = toChildState.extract(from: state) {
           let effect = child.run(&childState, childAction)
           state = toChildState.embed(childState)
+          before = childState
           if case .none = effect.operation {
           } else {
             let identity = identification.identity(of: childState)
@@ -92,10 +96,12 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           }
         } else {
           reportIfCaseLetChildActionInOtherCase(action: action, state: state, location: location)
+          before = nil
         }
+      } else {
+        before = toChildState.extract(from: state)
       }
 
-      let before = toChildState.extract(from: state)
       let parentEffects = parent.run(&state, action)
       guard let before, !identification.isSame(before, toChildState.extract(from: state)) else {
         return childEffects.merge(with: parentEffects)

@@ -229,11 +229,11 @@ extension Effect {
   /// Merges this effect with another so that they run concurrently.
   @inlinable
   public func merge(with other: Self) -> Self {
-    // Checked one at a time rather than as a tuple: switching over a pair of operations copies
-    // both (and retains their boxes) on every action of every level that merges.
-    if case .none = operation { return other }
-    if case .none = other.operation { return self }
-    return .merge([self, other])
+    switch (operation, other.operation) {
+    case (.none, _): return other
+    case (_, .none): return self
+    default: return .merge([self, other])
+    }
   }
 
   /// Concatenates effects so that each starts when the one before it has finished.

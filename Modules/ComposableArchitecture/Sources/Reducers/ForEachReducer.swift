@@ -1,11 +1,5 @@
 import OrderedCollections
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Reducer {
   /// Runs an element reducer on the elements of an identified collection.
   ///
@@ -137,18 +131,6 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   }
 
   public typealias Body = Never
-}
-
-/// Whether two ordered sets of ids share their storage: then they are equal without comparing a
-/// single element, which is what keeps `forEach` flat in the number of elements. (An ordered set
-/// is a pair of references to its buffers; equal bits mean the same buffers.)
-@inlinable
-func areIdentical<ID>(_ lhs: OrderedSet<ID>, _ rhs: OrderedSet<ID>) -> Bool {
-  withUnsafeBytes(of: lhs) { lhsBytes in
-    withUnsafeBytes(of: rhs) { rhsBytes in
-      memcmp(lhsBytes.baseAddress!, rhsBytes.baseAddress!, lhsBytes.count) == 0
-    }
-  }
 }
 
 @usableFromInline

@@ -350,25 +350,7 @@ extension DependencyValues {
   /// equal-looking): then installing `other` where these are current changes nothing.
   @usableFromInline
   func isIdentical(to other: DependencyValues) -> Bool {
-    // Compared word by word: a byte-wise `elementsEqual` costs hundreds of instructions on the
-    // path of every effect.
-    withUnsafeBytes(of: self) { lhs in
-      withUnsafeBytes(of: other) { rhs in
-        var offset = 0
-        while offset + MemoryLayout<UInt>.size <= lhs.count {
-          guard
-            lhs.load(fromByteOffset: offset, as: UInt.self)
-              == rhs.load(fromByteOffset: offset, as: UInt.self)
-          else { return false }
-          offset += MemoryLayout<UInt>.size
-        }
-        while offset < lhs.count {
-          guard lhs[offset] == rhs[offset] else { return false }
-          offset += 1
-        }
-        return true
-      }
-    }
+    areIdentical(self, other)
   }
 }
 

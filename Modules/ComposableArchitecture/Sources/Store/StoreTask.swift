@@ -109,7 +109,6 @@ final class EffectTaskList: Sendable {
     for waiter in others { waiter.resume() }
   }
 
-  var isEmpty: Bool { state.withLock { $0.first == nil } }
   var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
   func cancel() {
@@ -150,7 +149,4 @@ final class EffectTaskList: Sendable {
       cancel()
     }
   }
-
-  /// The tasks so far.
-  var tasks: [Task<Void, Never>] { state.withLock { $0.all } }
 }

@@ -40,19 +40,7 @@ struct StoreActorTests {
     let clock = TestClock()
     let finished = LockIsolated<[String]>([])
     let store = StoreActor(initialState: 0) {
-      Reduce<Int, String> { _, action in
-        switch action {
-        case "start":
-          return .run { send in await send("second") }
-        case "second":
-          return .run { _ in
-            try await clock.sleep(for: .seconds(1))
-            finished.withValue { $0.append("second's effect") }
-          }
-        default:
-          return .none
-        }
-      }
+      SendsBackASecondAction(clock: clock, finished: finished)
     }
     let task = await store.send("start")
     let waiter = Task { await task.finish() }

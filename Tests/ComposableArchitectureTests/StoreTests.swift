@@ -34,19 +34,7 @@ struct StoreTaskTests {
     let clock = TestClock()
     let finished = LockIsolated<[String]>([])
     let store = Store(initialState: 0) {
-      Reduce<Int, String> { state, action in
-        switch action {
-        case "start":
-          return .run { send in await send("second") }
-        case "second":
-          return .run { _ in
-            try await clock.sleep(for: .seconds(1))
-            finished.withValue { $0.append("second's effect") }
-          }
-        default:
-          return .none
-        }
-      }
+      SendsBackASecondAction(clock: clock, finished: finished)
     }
     let task = store.send("start")
     let waiter = Task { await task.finish() }

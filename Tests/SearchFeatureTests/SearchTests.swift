@@ -27,6 +27,23 @@ struct SearchTests {
     ]
   }
 
+  /// A store on `clock` whose search records every query it is asked into `searched`, then
+  /// answers with `answer` (by default the mock results at once).
+  func storeRecordingSearches(
+    clock: TestClock<Duration>, into searched: LockIsolated<[String]>,
+    answer: @escaping @Sendable (String) async throws -> GeocodingSearch = { _ in .mock }
+  ) -> TestStoreOf<Search> {
+    TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.weatherClient.search = { @Sendable query in
+        searched.withValue { $0.append(query) }
+        return try await answer(query)
+      }
+    }
+  }
+
   @Test func searchAndClearQuery() async {
     let clock = TestClock()
     let store = TestStore(initialState: Search.State()) {
@@ -54,15 +71,7 @@ struct SearchTests {
   @Test func onlyTheQueryThatStaysStillIsSearched() async {
     let clock = TestClock()
     let searched = LockIsolated<[String]>([])
-    let store = TestStore(initialState: Search.State()) {
-      Search()
-    } withDependencies: {
-      $0.continuousClock = clock
-      $0.weatherClient.search = { @Sendable query in
-        searched.withValue { $0.append(query) }
-        return .mock
-      }
-    }
+    let store = storeRecordingSearches(clock: clock, into: searched)
     await store.send(.searchQueryChanged("S")) {
       $0.searchQuery = "S"
       $0.isSearchInFlight = true
@@ -85,15 +94,9 @@ struct SearchTests {
   @Test func anEditCancelsTheSearchInFlight() async {
     let clock = TestClock()
     let searched = LockIsolated<[String]>([])
-    let store = TestStore(initialState: Search.State()) {
-      Search()
-    } withDependencies: {
-      $0.continuousClock = clock
-      $0.weatherClient.search = { @Sendable query in
-        searched.withValue { $0.append(query) }
-        try await clock.sleep(for: .seconds(1))
-        return GeocodingSearch(results: query == "Se" ? GeocodingSearch.mock.results : [])
-      }
+    let store = storeRecordingSearches(clock: clock, into: searched) { query in
+      try await clock.sleep(for: .seconds(1))
+      return GeocodingSearch(results: query == "Se" ? GeocodingSearch.mock.results : [])
     }
     await store.send(.searchQueryChanged("S")) {
       $0.searchQuery = "S"
@@ -114,15 +117,7 @@ struct SearchTests {
   @Test func aSubmittedQueryIsSearchedAtOnceAndOnlyOnce() async {
     let clock = TestClock()
     let searched = LockIsolated<[String]>([])
-    let store = TestStore(initialState: Search.State()) {
-      Search()
-    } withDependencies: {
-      $0.continuousClock = clock
-      $0.weatherClient.search = { @Sendable query in
-        searched.withValue { $0.append(query) }
-        return .mock
-      }
-    }
+    let store = storeRecordingSearches(clock: clock, into: searched)
     await store.send(.searchQueryChanged("Seoul")) {
       $0.searchQuery = "Seoul"
       $0.isSearchInFlight = true

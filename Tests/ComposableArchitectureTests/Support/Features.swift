@@ -65,3 +65,25 @@ struct Counter {
     }
   }
 }
+
+/// "start" runs an effect that sends "second" back; "second" runs an effect that sleeps a second
+/// on `clock` and then records "second's effect" — for showing that a send's task follows the
+/// effects of the actions its effects send back, on `Store` and on `StoreActor` alike.
+struct SendsBackASecondAction: Reducer {
+  let clock: TestClock<Duration>
+  let finished: LockIsolated<[String]>
+
+  func reduce(into state: inout Int, action: String) -> Effect<String> {
+    switch action {
+    case "start":
+      return .run { send in await send("second") }
+    case "second":
+      return .run { [clock, finished] _ in
+        try await clock.sleep(for: .seconds(1))
+        finished.withValue { $0.append("second's effect") }
+      }
+    default:
+      return .none
+    }
+  }
+}

@@ -59,6 +59,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // MARK: Runtime
@@ -99,6 +100,16 @@ let package = Package(
       dependencies: [dependencies, dependenciesMacros],
       path: "Modules/Clients/FactClient"
     ),
+    .target(
+      name: "FavoriteClient",
+      dependencies: [dependencies, dependenciesMacros],
+      path: "Modules/Clients/FavoriteClient"
+    ),
+    .target(
+      name: "SettingsClient",
+      dependencies: [dependencies, dependenciesMacros],
+      path: "Modules/Clients/SettingsClient"
+    ),
     // Live implementations: only executables link these.
     .target(
       name: "WeatherClientLive",
@@ -127,6 +138,23 @@ let package = Package(
       dependencies: ["FactClient"],
       path: "Modules/Clients/FactClientOffline"
     ),
+    .target(
+      name: "FavoriteClientLive",
+      dependencies: ["FavoriteClient", "LiveStorage"],
+      path: "Modules/Clients/FavoriteClientLive"
+    ),
+    .target(
+      name: "SettingsClientLive",
+      dependencies: ["SettingsClient", "LiveStorage"],
+      path: "Modules/Clients/SettingsClientLive"
+    ),
+    // Storage shared by the live modules that keep data: SQLite through GRDB (the system's
+    // libsqlite3; Tools/test-all installs libsqlite3-dev where it is missing).
+    .target(
+      name: "LiveStorage",
+      dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+      path: "Modules/Clients/LiveStorage"
+    ),
     // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
     .target(
       name: "LiveHTTP",
@@ -154,7 +182,7 @@ let package = Package(
     ),
     .target(
       name: "SettingsFeature",
-      dependencies: ["ComposableArchitecture", "WeatherClient"],
+      dependencies: ["ComposableArchitecture", "SettingsClient", "WeatherClient"],
       path: "Modules/Features/SettingsFeature"
     ),
     .target(
@@ -164,7 +192,7 @@ let package = Package(
     ),
     .target(
       name: "EpisodesFeature",
-      dependencies: ["ComposableArchitecture", "FavoritingFeature"],
+      dependencies: ["ComposableArchitecture", "FavoriteClient", "FavoritingFeature"],
       path: "Modules/Features/EpisodesFeature"
     ),
     .target(
@@ -181,7 +209,8 @@ let package = Package(
       name: "TerminalFrontend",
       dependencies: [
         "AppFeature", "ComposableArchitecture", "CounterFeature", "EpisodesFeature",
-        "FactClient", "RandomNumberClient", "SearchFeature", "SettingsFeature", "WeatherClient",
+        "FactClient", "FavoriteClient", "RandomNumberClient", "SearchFeature", "SettingsFeature",
+        "WeatherClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
       ],
       path: "Modules/Frontends/TerminalFrontend"
@@ -191,7 +220,8 @@ let package = Package(
       dependencies: [
         "TerminalFrontend", "WeatherClient", "WeatherClientLive", "WeatherClientOffline",
         "FactClient", "FactClientLive", "FactClientOffline", "RandomNumberClient",
-        "RandomNumberClientLive", "LiveHTTP",
+        "RandomNumberClientLive", "LiveHTTP", "FavoriteClient", "FavoriteClientLive",
+        "SettingsClient", "SettingsClientLive", "LiveStorage",
       ],
       path: "Apps/app-cli"
     ),
@@ -204,7 +234,7 @@ let package = Package(
       dependencies: [
         "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "SettingsFeature", "EpisodesFeature", "FavoritingFeature", "WeatherClient", "FactClient",
-        "RandomNumberClient", logging, nioCore,
+        "RandomNumberClient", "FavoriteClient", "SettingsClient", logging, nioCore,
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -300,6 +330,14 @@ let package = Package(
       path: "Tests/FactClientLiveTests"
     ),
     .testTarget(
+      name: "StorageTests",
+      dependencies: [
+        "LiveStorage", "FavoriteClient", "FavoriteClientLive", "SettingsClient",
+        "SettingsClientLive", dependencies,
+      ],
+      path: "Tests/StorageTests"
+    ),
+    .testTarget(
       name: "WeatherClientOfflineTests",
       dependencies: ["WeatherClientOffline", "WeatherClient"],
       path: "Tests/WeatherClientOfflineTests"
@@ -332,7 +370,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SettingsFeatureTests",
-      dependencies: ["SettingsFeature"],
+      dependencies: ["SettingsFeature", "SettingsClient"],
       path: "Tests/SettingsFeatureTests"
     ),
     .testTarget(
@@ -342,17 +380,17 @@ let package = Package(
     ),
     .testTarget(
       name: "EpisodesFeatureTests",
-      dependencies: ["EpisodesFeature"],
+      dependencies: ["EpisodesFeature", "FavoriteClient"],
       path: "Tests/EpisodesFeatureTests"
     ),
     .testTarget(
       name: "AppFeatureTests",
-      dependencies: ["AppFeature"],
+      dependencies: ["AppFeature", "FavoriteClient", "SettingsClient"],
       path: "Tests/AppFeatureTests"
     ),
     .testTarget(
       name: "TerminalFrontendTests",
-      dependencies: ["TerminalFrontend"],
+      dependencies: ["TerminalFrontend", "FavoriteClient", "SettingsClient"],
       path: "Tests/TerminalFrontendTests"
     ),
     // MARK: Web server tests — BEGIN web server tests section
@@ -361,7 +399,7 @@ let package = Package(
       dependencies: [
         "WebFrontend", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
-        "RandomNumberClient", "FixtureServer", logging,
+        "RandomNumberClient", "FixtureServer", "FavoriteClient", "SettingsClient", logging,
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

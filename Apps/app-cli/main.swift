@@ -1,12 +1,17 @@
-// app-cli: picks the clients — live, or offline with --offline — and hands over to the terminal
-// front end.
+// app-cli: picks the clients — live, or offline with --offline, and the database that keeps
+// favorites and settings — and hands over to the terminal front end.
 import FactClient
 import FactClientLive
 import FactClientOffline
+import FavoriteClient
+import FavoriteClientLive
 import Foundation
 import LiveHTTP
+import LiveStorage
 import RandomNumberClient
 import RandomNumberClientLive
+import SettingsClient
+import SettingsClientLive
 import TerminalFrontend
 import WeatherClient
 import WeatherClientLive
@@ -65,6 +70,18 @@ let status = await TerminalApp.main(
     values.weatherClient = .offline()
     values.factClient = .offline()
     values.randomNumberClient = .live(configuration: .init(source: .system))
+  },
+  storage: { path in
+    // The local profile's data, in one SQLite file (or in memory).
+    let storage =
+      path == DataLocation.inMemory
+      ? try SQLiteStorage(inMemory: ()) : try SQLiteStorage(path: path)
+    let favoriteClient = FavoriteClient.live(storage: storage, owner: "local")
+    let settingsClient = SettingsClient.live(storage: storage, owner: "local")
+    return { values in
+      values.favoriteClient = favoriteClient
+      values.settingsClient = settingsClient
+    }
   }
 )
 exit(status)

@@ -2,8 +2,10 @@ import AppFeature
 import ComposableArchitecture
 import CounterFeature
 import EpisodesFeature
+import FavoriteClient
 import Foundation
 import SearchFeature
+import SettingsClient
 import SettingsFeature
 import Testing
 import WeatherClient
@@ -17,6 +19,7 @@ struct AppFeatureTests {
       AppFeature()
     } withDependencies: {
       $0.uuid = .incrementing
+      $0.settingsClient = .inMemory()
       configure(&$0)
     }
   }
@@ -121,6 +124,26 @@ struct AppFeatureTests {
     }
     #expect(store.state.header == "Hello, Blob!")
     #expect(store.state.userName == "Blob", "read through the shared reference")
+    await store.finish()  // the settings save
+  }
+
+  @Test func theTaskLoadsWhatWasKeptAndTheRulesFollow() async {
+    let store = makeStore {
+      $0.favoriteClient = .inMemory([UUID(3)])
+      $0.settingsClient = .inMemory(
+        StoredSettings(displayName: "Ada", temperatureUnit: "fahrenheit"))
+    }
+    // The two loads run side by side, so their answers may come in either order: this test
+    // checks where they lead (each child's own test checks every step).
+    store.exhaustivity = .off(showSkippedAssertions: false)
+    await store.send(.task)
+    await store.finish()
+    await store.skipReceivedActions()
+    #expect(store.state.settings.temperatureUnit == .fahrenheit)
+    #expect(store.state.header == "Hello, Ada!")
+    #expect(store.state.search.temperatureUnit == .fahrenheit, "the rule spanning features ran")
+    #expect(store.state.episodes.episodes.filter(\.isFavorite).map(\.id) == [UUID(3)])
+    #expect(!store.state.settings.isLoading)
   }
 
   @Test func settingsTemperatureUnitIsUsedBySearch() async {

@@ -295,6 +295,66 @@ struct SharedTestStoreTests {
     }
   }
 
+  /// Rows holding shared values, changed through the references only: the array itself is never
+  /// mutated, so the states before and after a step share its storage.
+  @Reducer
+  struct Rows {
+    @ObservableState
+    struct State: Equatable {
+      var rows: IdentifiedArrayOf<Row>
+    }
+    struct Row: Equatable, Identifiable {
+      let id: Int
+      @Shared var isOn: Bool
+    }
+    enum Action {
+      case turnOn(Set<Int>)
+    }
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        switch action {
+        case .turnOn(let ids):
+          for row in state.rows where ids.contains(row.id) {
+            row.$isOn.withLock { $0 = true }
+          }
+          return .none
+        }
+      }
+    }
+  }
+
+  private func rowsStore() -> TestStoreOf<Rows> {
+    TestStore(
+      initialState: Rows.State(rows: [
+        Rows.Row(id: 1, isOn: Shared(value: false)), Rows.Row(id: 2, isOn: Shared(value: false)),
+      ])
+    ) { Rows() }
+  }
+
+  @Test func aSharedChangeInsideAnUntouchedCollectionIsAsserted() async {
+    let store = rowsStore()
+    await store.send(.turnOn([2])) { $0.rows[id: 2]?.$isOn.withLock { $0 = true } }
+    await store.send(.turnOn([1])) { $0.rows[id: 1]?.$isOn.withLock { $0 = true } }
+  }
+
+  @Test func aWrongSharedExpectationInsideAnUntouchedCollectionFails() async {
+    let store = rowsStore()
+    await withKnownIssue {
+      await store.send(.turnOn([2])) { $0.rows[id: 1]?.$isOn.withLock { $0 = true } }
+    } matching: { issue in
+      message(of: issue).hasPrefix("A shared state change does not match expectation.")
+    }
+  }
+
+  @Test func anUnassertedSharedChangeInsideAnUntouchedCollectionFails() async {
+    let store = rowsStore()
+    await withKnownIssue {
+      await store.send(.turnOn([1]))
+    } matching: { issue in
+      message(of: issue).hasPrefix("State was not expected to change, but a change occurred.")
+    }
+  }
+
   @Test func aSharedChangeIsAssertedLikeState() async {
     let store = TestStore(initialState: Counter.State(count: Shared(value: 0))) { Counter() }
     await store.send(.increment) { $0.$count.withLock { $0 = 1 } }

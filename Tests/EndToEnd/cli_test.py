@@ -3,9 +3,12 @@ and its one-shot subcommands, against fixture upstreams on 127.0.0.1."""
 
 import datetime
 import json
+import os
 import pathlib
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 import zoneinfo
@@ -15,6 +18,16 @@ import fixture_upstream
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = ROOT / ".build" / "debug" / "app-cli"
 SESSION = "app-cli-e2e"
+# Each test run keeps its data in a folder of its own, never in the user's data directory: the
+# binary is started with XDG_DATA_HOME pointing there (under tmux too, whose server may have been
+# started with another environment).
+DATA_HOME = tempfile.mkdtemp(prefix="app-cli-e2e-")
+os.environ["XDG_DATA_HOME"] = DATA_HOME
+
+
+def app_command(*arguments, data_home=DATA_HOME):
+    """The shell command that starts app-cli with its data under `data_home`."""
+    return " ".join(["env", f"XDG_DATA_HOME={data_home}", str(BINARY), *map(str, arguments)])
 
 
 def ensure_binary():
@@ -64,7 +77,7 @@ def keys(*sequence):
 
 def test_interactive_search_forecast_counter_fact_and_quit(base):
     tmux("kill-session", "-t", SESSION)
-    command = " ".join([str(BINARY), *upstream_flags(base)])
+    command = app_command(*upstream_flags(base), data_home=tempfile.mkdtemp(dir=DATA_HOME))
     assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
     try:
         wait_for("[1 Counters]")
@@ -104,10 +117,77 @@ def test_interactive_search_forecast_counter_fact_and_quit(base):
         tmux("kill-session", "-t", SESSION)
 
 
+def wait_for_exit():
+    deadline = time.monotonic() + 10
+    while tmux("has-session", "-t", SESSION).returncode == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert tmux("has-session", "-t", SESSION).returncode != 0, "app-cli did not exit"
+
+
+def test_favorites_and_settings_survive_a_restart(base):
+    folder = pathlib.Path(tempfile.mkdtemp(dir=DATA_HOME))
+    database = folder / "nested" / "kept.sqlite"
+    command = app_command("--offline", "--database", database)
+    tmux("kill-session", "-t", SESSION)
+    try:
+        assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
+        wait_for("[1 Counters]")
+        keys("4")
+        wait_for("♡ Functions")
+        keys("Down", "Enter")  # the second episode
+        wait_for("♥ Side Effects")
+        keys("3", "Enter")
+        for character in "Grace":
+            keys(character)
+        keys("Enter")
+        wait_for("Hello, Grace!")
+        keys("Down", "Down", "Down", "Down", "Down", "Down", "Down", "Right")  # the unit
+        wait_for("‹ °F ›")
+        keys("q")
+        wait_for_exit()
+
+        # The file is SQLite in WAL mode, with the rows the app acknowledged.
+        with sqlite3.connect(database) as connection:
+            assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            names = dict(connection.execute(
+                "SELECT name, value FROM setting WHERE owner = 'local'").fetchall())
+            assert names["displayName"] == "Grace" and names["temperatureUnit"] == "fahrenheit", names
+            assert connection.execute("SELECT count(*) FROM favorite").fetchone()[0] == 1
+
+        # A new process shows them again.
+        assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
+        wait_for("Hello, Grace!")
+        keys("4")
+        listed = wait_for("♥ Side Effects")
+        assert "♡ Functions" in listed, listed
+        keys("3")
+        wait_for("‹ °F ›")
+        keys("q")
+        wait_for_exit()
+    finally:
+        tmux("kill-session", "-t", SESSION)
+
+
+def test_a_database_that_cannot_be_opened_stops_with_a_message(base):
+    blocker = pathlib.Path(tempfile.mkdtemp(dir=DATA_HOME)) / "a-file"
+    blocker.write_text("not a folder")
+    result = subprocess.run(
+        ["script", "-qec", app_command("--offline", "--database", blocker / "app.sqlite"), "/dev/null"],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, (result.returncode, result.stdout)
+    assert "could not be opened" in result.stdout and "a-file" in result.stdout, result.stdout
+
+
+def test_one_shot_commands_create_no_data(base):
+    data_home = pathlib.Path(tempfile.mkdtemp(dir=DATA_HOME))
+    subprocess.run(app_command("fact", "7", "--offline", data_home=data_home), shell=True,
+                   check=True, capture_output=True, timeout=60)
+    assert list(data_home.iterdir()) == [], list(data_home.iterdir())
+
+
 def test_ctrl_c_exits(base):
     tmux("kill-session", "-t", SESSION)
-    tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30",
-         " ".join([str(BINARY), "--offline"]))
+    tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30", app_command("--offline"))
     try:
         wait_for("[1 Counters]")
         keys("t")
@@ -129,7 +209,7 @@ def seoul_today():
 def test_offline_interactive_seoul_today_in_celsius_then_fahrenheit(base):
     tmux("kill-session", "-t", SESSION)
     assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40",
-                f"{BINARY} --offline").returncode == 0
+                app_command("--offline")).returncode == 0
     try:
         wait_for("[1 Counters]")
         keys("2", "/")

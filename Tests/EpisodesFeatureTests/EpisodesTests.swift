@@ -1,11 +1,46 @@
 import ComposableArchitecture
 import EpisodesFeature
+import FavoriteClient
 import FavoritingFeature
 import Foundation
 import Testing
 
 @MainActor
 struct EpisodesTests {
+  @Test func theTaskMarksTheSavedFavorites() async {
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      $0.favoriteClient = .inMemory([UUID(1), UUID(4), UUID(99)])  // 99: no such row
+    }
+    await store.send(.task)
+    await store.receive(\.favoritesResponse.success) {
+      $0.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
+      $0.episodes[id: UUID(4)]?.$isFavorite.withLock { $0 = true }
+    }
+  }
+
+  @Test func aFailedLoadIsShownAndTheRowsStay() async {
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      $0.favoriteClient.favorites = { throw FavoriteError() }
+      $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
+    }
+    await store.send(.task)
+    await store.receive(\.favoritesResponse.failure) {
+      $0.loadError = "Favorites could not be loaded (Favoriting failed.)."
+    }
+    // Favoriting still works, and a later load that succeeds clears the error.
+    await store.send(\.episodes[id: UUID(0)].favorite.buttonTapped) {
+      $0.episodes[id: UUID(0)]?.$isFavorite.withLock { $0 = true }
+    }
+    await store.receive(\.episodes[id: UUID(0)].favorite.response.success)
+    store.dependencies.favoriteClient.favorites = { [UUID(0)] }
+    await store.send(.task)
+    await store.receive(\.favoritesResponse.success) { $0.loadError = nil }
+  }
+
   @Test func favoritingOneRowOfSeveral() async {
     let store = TestStore(initialState: Episodes.State()) {
       Episodes()

@@ -2,8 +2,10 @@ import AppFeature
 import ComposableArchitecture
 import CounterFeature
 import EpisodesFeature
+import FavoriteClient
 import Foundation
 import SearchFeature
+import SettingsClient
 import SettingsFeature
 import Testing
 import WeatherClient
@@ -29,6 +31,7 @@ struct ControllerTests {
     } withDependencies: {
       $0.uuid = .incrementing
       $0.continuousClock = clock
+      $0.settingsClient = .inMemory()
       dependencies(&$0)
     }
     return TerminalController(store: store)
@@ -193,7 +196,7 @@ struct ControllerTests {
 
   @Test func anEpisodeScreenOpensSharesTheFavoriteAndGoesBack() async {
     let controller = makeController {
-      $0.favoriteClient = FavoriteClient(favorite: { _, isFavorite in isFavorite })
+      $0.favoriteClient = .inMemory()
     }
     type(controller, .character("4"), .down, .down, .character("o"))
     #expect(controller.store.episodes.path.map(\.title) == ["Algebraic Data Types"])

@@ -1,6 +1,7 @@
 import ComposableArchitecture
 import EpisodesFeature
 import FactClient
+import FavoriteClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -185,7 +186,8 @@ struct SessionAPITests {
 
   @Test func aFailedFavoriteShowsAnAlertAndDismissingItRollsBack() async throws {
     let registry = makeRegistry {
-      $0.favoriteClient = FavoriteClient(favorite: { _, _ in throw FavoriteError() })
+      $0.favoriteClient = FavoriteClient(
+        favorites: { [] }, favorite: { _, _ in throw FavoriteError() })
     }
     try await makeApplication(registry).test(.router) { client in
       let id = try await client.createSession().id
@@ -216,7 +218,8 @@ struct SessionAPITests {
 
   @Test func aFailedFavoriteOnTheScreenAlertsThere() async throws {
     let registry = makeRegistry {
-      $0.favoriteClient = FavoriteClient(favorite: { _, _ in throw FavoriteError() })
+      $0.favoriteClient = FavoriteClient(
+        favorites: { [] }, favorite: { _, _ in throw FavoriteError() })
     }
     try await makeApplication(registry).test(.router) { client in
       let id = try await client.createSession().id

@@ -1,11 +1,13 @@
 import ComposableArchitecture
 import EpisodesFeature
 import FactClient
+import FavoriteClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import RandomNumberClient
+import SettingsClient
 import Testing
 import WebFrontend
 
@@ -21,7 +23,8 @@ func makeRegistry(
   SessionRegistry(configuration: configuration, logger: quietLogger) {
     $0.uuid = .incrementing
     $0.continuousClock = clock
-    $0.favoriteClient = FavoriteClient(favorite: { _, isFavorite in isFavorite })
+    $0.favoriteClient = .inMemory()
+    $0.settingsClient = .inMemory()
     configure(&$0)
   }
 }

@@ -79,6 +79,9 @@ public struct AppFeature: Sendable {
     case search(Search.Action)
     case settings(Settings.Action)
     case tabSelected(Tab)
+    /// Loads what was kept (favorites, settings); the front end sends it once, when the app
+    /// starts.
+    case task
   }
 
   @Dependency(\.uuid) var uuid
@@ -116,6 +119,9 @@ public struct AppFeature: Sendable {
         case .tabSelected(let tab):
           state.selectedTab = tab
           return .none
+
+        case .task:
+          return .merge(.send(.episodes(.task)), .send(.settings(.task)))
 
         case .counters, .destination, .episodes, .search, .settings:
           return .none

@@ -1,4 +1,5 @@
 import ComposableArchitecture
+import FavoriteClient
 import FavoritingFeature
 import Foundation
 

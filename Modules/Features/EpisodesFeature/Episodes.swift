@@ -1,4 +1,5 @@
 import ComposableArchitecture
+import FavoriteClient
 import FavoritingFeature
 import Foundation
 
@@ -7,19 +8,26 @@ import Foundation
 ///
 /// ``Action/episodeTapped(_:)`` pushes the episode's screen, sharing the row's favorite state; a
 /// screen closes itself with `dismiss()`, or the front end pops it with `.path(.popFrom(id:))`.
+///
+/// ``Action/task`` (sent once by the front end) loads the saved favorites with `FavoriteClient`
+/// and marks the rows; if that fails, ``State/loadError`` says so and the rows stay as they are.
 @Reducer
 public struct Episodes: Sendable {
   @ObservableState
   public struct State: Equatable, Sendable {
     public var episodes: IdentifiedArrayOf<Episode.State>
+    /// Why the saved favorites could not be loaded.
+    public var loadError: String?
     /// The episode screens on the navigation stack, the last one on top.
     public var path: StackState<EpisodeDetail.State>
 
     public init(
       episodes: IdentifiedArrayOf<Episode.State> = .mocks,
+      loadError: String? = nil,
       path: StackState<EpisodeDetail.State> = StackState()
     ) {
       self.episodes = episodes
+      self.loadError = loadError
       self.path = path
     }
   }
@@ -27,8 +35,13 @@ public struct Episodes: Sendable {
   public enum Action: Sendable {
     case episodeTapped(Episode.State.ID)
     case episodes(IdentifiedActionOf<Episode>)
+    case favoritesResponse(Result<Set<Episode.State.ID>, any Error>)
     case path(StackActionOf<EpisodeDetail>)
+    /// Loads the saved favorites; sent once by the front end.
+    case task
   }
+
+  @Dependency(\.favoriteClient) var favoriteClient
 
   public init() {}
 
@@ -39,6 +52,23 @@ public struct Episodes: Sendable {
         guard let episode = state.episodes[id: id] else { return .none }
         state.path.append(EpisodeDetail.State(episode: episode))
         return .none
+
+      case .favoritesResponse(.success(let favorites)):
+        state.loadError = nil
+        for episode in state.episodes {
+          episode.$isFavorite.setIfChanged(favorites.contains(episode.id))
+        }
+        return .none
+
+      case .favoritesResponse(.failure(let error)):
+        state.loadError = "Favorites could not be loaded (\(error.localizedDescription))."
+        return .none
+
+      case .task:
+        return .run { send in
+          await send(.favoritesResponse(Result { try await favoriteClient.favorites() }))
+        }
+
       case .episodes, .path:
         return .none
       }

@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import SettingsClient
 import WeatherClient
 
 /// The settings form of the seed "settings-bindings", built on bindings.
@@ -17,6 +18,11 @@ import WeatherClient
 /// ``Action/resetButtonTapped`` asks first: it presents a confirmation dialog (a
 /// ``Destination`` presented with `@Presents`); confirming restores every default, cancelling
 /// changes nothing.
+///
+/// The values are kept with `SettingsClient`: ``Action/task`` loads them (the front end sends it
+/// once, when the form's owner appears), and every change of a kept value saves them at once, a
+/// newer save cancelling an older one still in flight. A failed load or save leaves the values in
+/// memory and says so in ``State/storageError``; the next successful save clears it.
 @Reducer
 public struct Settings: Sendable {
   @ObservableState
@@ -31,10 +37,13 @@ public struct Settings: Sendable {
     public var displayNameError: String?
     public var enableNotifications: Bool
     public var isHapticFeedbackEnabled: Bool
+    /// Whether the kept values are being loaded.
     public var isLoading: Bool
     public var protectMyPosts: Bool
     public var sendEmailNotifications: Bool
     public var sendMobileNotifications: Bool
+    /// Why the values could not be loaded or saved, until a save succeeds.
+    public var storageError: String?
     /// The unit forecasts are shown in.
     public var temperatureUnit: TemperatureUnit
 
@@ -52,6 +61,7 @@ public struct Settings: Sendable {
       protectMyPosts: Bool = false,
       sendEmailNotifications: Bool = false,
       sendMobileNotifications: Bool = false,
+      storageError: String? = nil,
       temperatureUnit: TemperatureUnit = .celsius
     ) {
       self.destination = destination
@@ -66,6 +76,7 @@ public struct Settings: Sendable {
       self.protectMyPosts = protectMyPosts
       self.sendEmailNotifications = sendEmailNotifications
       self.sendMobileNotifications = sendMobileNotifications
+      self.storageError = storageError
       self.temperatureUnit = temperatureUnit
     }
   }
@@ -92,12 +103,81 @@ public struct Settings: Sendable {
   public enum Action: BindableAction, Equatable, Sendable {
     case binding(BindingAction<State>)
     case destination(PresentationAction<Destination.Action>)
+    case loadResponse(Result<StoredSettings, StorageFailure>)
     case resetButtonTapped
+    /// A save ended: nil when it succeeded (sent only when there was an error to clear).
+    case saveResponse(StorageFailure?)
+    /// Loads the kept values; sent once by the front end.
+    case task
   }
+
+  /// Why loading or saving failed, as the user is told.
+  public struct StorageFailure: Error, Equatable, Sendable {
+    public var message: String
+    public init(message: String) { self.message = message }
+  }
+
+  private enum CancelID { case save }
+
+  @Dependency(\.settingsClient) var settingsClient
 
   public init() {}
 
   public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .task:
+        state.isLoading = true
+        return .run { send in
+          let response: Result<StoredSettings, StorageFailure>
+          do {
+            response = .success(try await settingsClient.load())
+          } catch {
+            response = .failure(StorageFailure(loading: error))
+          }
+          await send(.loadResponse(response))
+        }
+
+      case .loadResponse(.success(let stored)):
+        state.isLoading = false
+        state.apply(stored)
+        return .none
+
+      case .loadResponse(.failure(let failure)):
+        state.isLoading = false
+        state.storageError = failure.message
+        return .none
+
+      case .saveResponse(let failure):
+        state.storageError = failure?.message
+        return .none
+
+      default:
+        // The form's own logic, then a save when a kept value changed.
+        let kept = state.stored
+        let effect = form.reduce(into: &state, action: action)
+        guard state.stored != kept else { return effect }
+        return .merge(effect, save(state.stored, clearingError: state.storageError != nil))
+      }
+    }
+  }
+
+  private func save(_ stored: StoredSettings, clearingError: Bool) -> Effect<Action> {
+    .run { send in
+      do {
+        try await settingsClient.save(stored)
+        if clearingError { await send(.saveResponse(nil)) }
+      } catch is CancellationError {
+        // A newer save replaced this one.
+      } catch {
+        await send(.saveResponse(StorageFailure(saving: error)))
+      }
+    }
+    .cancellable(id: CancelID.save, cancelInFlight: true)
+  }
+
+  @ReducerBuilder<State, Action>
+  private var form: some ReducerOf<Self> {
     BindingReducer()
     Reduce { state, action in
       switch action {
@@ -134,11 +214,24 @@ public struct Settings: Sendable {
         state.$publicName.withLock { $0 = "" }
         return .none
 
-      case .destination:
+      case .destination, .loadResponse, .saveResponse, .task:
         return .none
       }
     }
     .ifLet(\.$destination, action: \.destination)
+  }
+}
+
+extension Settings.StorageFailure {
+  init(loading error: any Error) {
+    self.init(message: "Settings could not be loaded (\(error.localizedDescription)).")
+  }
+
+  init(saving error: any Error) {
+    self.init(
+      message:
+        "Settings could not be saved (\(error.localizedDescription)); they are kept until the app quits."
+    )
   }
 }
 
@@ -158,6 +251,41 @@ extension ConfirmationDialogState where Action == Settings.ResetConfirmation {
 }
 
 extension Settings.State {
+  /// The values that are kept (everything but what is presented, errors and loading).
+  public var stored: StoredSettings {
+    StoredSettings(
+      digest: digest.rawValue,
+      displayName: displayName,
+      enableNotifications: enableNotifications,
+      isHapticFeedbackEnabled: isHapticFeedbackEnabled,
+      protectMyPosts: protectMyPosts,
+      sendEmailNotifications: sendEmailNotifications,
+      sendMobileNotifications: sendMobileNotifications,
+      temperatureUnit: temperatureUnit.rawValue)
+  }
+
+  /// Takes the kept values, through the form's rules: a name is validated as if typed, channels
+  /// are off while notifications are, and a value not kept, or a choice this version does not
+  /// know, keeps its current value.
+  mutating func apply(_ stored: StoredSettings) {
+    digest = stored.digest.flatMap(Settings.Digest.init(rawValue:)) ?? digest
+    if let name = stored.displayName {
+      displayName = name
+      validateDisplayName()
+      let trimmed = trimmedDisplayName
+      if publicName != trimmed { $publicName.withLock { $0 = trimmed } }
+    }
+    enableNotifications = stored.enableNotifications ?? enableNotifications
+    isHapticFeedbackEnabled = stored.isHapticFeedbackEnabled ?? isHapticFeedbackEnabled
+    protectMyPosts = stored.protectMyPosts ?? protectMyPosts
+    sendEmailNotifications =
+      enableNotifications && (stored.sendEmailNotifications ?? sendEmailNotifications)
+    sendMobileNotifications =
+      enableNotifications && (stored.sendMobileNotifications ?? sendMobileNotifications)
+    temperatureUnit =
+      stored.temperatureUnit.flatMap(TemperatureUnit.init(rawValue:)) ?? temperatureUnit
+  }
+
   /// The display name without surrounding white space, as it is shown elsewhere.
   public var trimmedDisplayName: String {
     displayName.trimmingCharacters(in: .whitespaces)

@@ -41,12 +41,59 @@ public struct ClientOptions: ParsableArguments, Sendable {
   @Option(help: ArgumentHelp("Timeout of each request, in seconds.", valueName: "seconds"))
   public var timeout: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      """
+      The SQLite file favorites and settings are kept in ('\(DataLocation.inMemory)' keeps \
+      nothing). Default: $APP_DATABASE, else $XDG_DATA_HOME/composable-app/app.sqlite \
+      (~/.local/share/composable-app/app.sqlite).
+      """,
+      valueName: "path"))
+  public var database: String?
+
   public init() {}
 }
 
 /// Builds the live dependencies from the options; provided by the executable, which is the only
 /// place that links the live clients.
 public typealias LiveDependencies = @Sendable (ClientOptions) throws -> DependencyOverrides
+
+/// Opens the storage at a path (a file, or ``DataLocation/inMemory``) and returns the clients
+/// that keep data (favorites, settings); provided by the executable. Only the interactive app
+/// calls it: one-shot commands keep nothing and create no file.
+public typealias StorageDependencies =
+  @Sendable (_ databasePath: String) throws ->
+  DependencyOverrides
+
+/// Where `app-cli` keeps its data.
+public enum DataLocation {
+  /// The path that keeps nothing: a database in memory, gone when the app quits.
+  public static let inMemory = ":memory:"
+
+  /// The database file: the `--database` flag, else `APP_DATABASE`, else `app.sqlite` in the
+  /// user's data directory (`$XDG_DATA_HOME/composable-app`, or
+  /// `~/.local/share/composable-app` when that variable is unset or not an absolute path).
+  public static func databasePath(
+    flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> String {
+    if let path = flag ?? environment["APP_DATABASE"] {
+      guard !path.isEmpty else {
+        throw CommandFailure(message: "the database path is empty (--database or APP_DATABASE)")
+      }
+      return path
+    }
+    let base: String
+    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+      base = data
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+      base = home + "/.local/share"
+    } else {
+      throw CommandFailure(
+        message: "no data directory: set HOME or XDG_DATA_HOME, or pass --database <path>")
+    }
+    return base + "/composable-app/app.sqlite"
+  }
+}
 
 /// The `app-cli` command line: the interactive app by default, and one-shot commands for scripts.
 public enum TerminalApp {
@@ -55,10 +102,13 @@ public enum TerminalApp {
   /// - Parameters:
   ///   - liveDependencies: The clients that talk to the services, built from the options.
   ///   - offlineDependencies: The clients of `--offline`, which need no network (embedded data).
-  ///     Both come from the executable: it is the only place that links implementations.
+  ///   - storage: The clients that keep data, in the database at a path; offline or not, the
+  ///     data is local. All three come from the executable: it is the only place that links
+  ///     implementations.
   public static func main(
     arguments: [String], liveDependencies: @escaping LiveDependencies,
-    offlineDependencies: @escaping DependencyOverrides
+    offlineDependencies: @escaping DependencyOverrides,
+    storage: @escaping StorageDependencies
   ) async -> Int32 {
     do {
       var command = try AppCLI.parseAsRoot(arguments)
@@ -67,11 +117,22 @@ public enum TerminalApp {
         return 0
       }
       let options = runnable.clientOptions
-      let dependencies: DependencyOverrides =
-        options.offline
-        ? withLocalFavorites(offlineDependencies)
-        : withSimulatedFavorites(try liveDependencies(options))
-      return try await runnable.execute(dependencies: dependencies)
+      let clients = options.offline ? offlineDependencies : try liveDependencies(options)
+      guard runnable.keepsData else {
+        return try await runnable.execute(dependencies: clients)
+      }
+      let kept: DependencyOverrides
+      do {
+        kept = try storage(try DataLocation.databasePath(flag: options.database))
+      } catch let error as CommandFailure {
+        throw error
+      } catch {
+        throw CommandFailure(message: error.localizedDescription)
+      }
+      return try await runnable.execute(dependencies: { values in
+        clients(&values)
+        kept(&values)
+      })
     } catch let failure as CommandFailure {
       FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
       return 1
@@ -83,23 +144,10 @@ public enum TerminalApp {
       return code
     }
   }
+}
 
-  /// There is no favorites service yet: live runs use the seed's simulated one (1 s, fails one
-  /// time in four), which needs no network and so is not the executable's to choose.
-  static func withSimulatedFavorites(_ live: @escaping DependencyOverrides) -> DependencyOverrides {
-    { values in
-      values.favoriteClient = .simulated()
-      live(&values)
-    }
-  }
-
-  /// Offline there is no service to fail: a favorite is kept as it is set.
-  static func withLocalFavorites(_ offline: @escaping DependencyOverrides) -> DependencyOverrides {
-    { values in
-      values.favoriteClient = FavoriteClient(favorite: { _, isFavorite in isFavorite })
-      offline(&values)
-    }
-  }
+extension FrontEndCommand {
+  var keepsData: Bool { false }
 }
 
 /// A failure to report in one line and exit with status 1.
@@ -110,6 +158,8 @@ struct CommandFailure: Error {
 /// A command that runs with the front end's dependencies.
 protocol FrontEndCommand: ParsableCommand {
   var clientOptions: ClientOptions { get }
+  /// Whether the command reads and writes kept data (favorites, settings).
+  var keepsData: Bool { get }
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32
 }
 

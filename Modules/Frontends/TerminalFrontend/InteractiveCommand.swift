@@ -11,6 +11,8 @@ struct Interactive: FrontEndCommand {
 
   @OptionGroup var clientOptions: ClientOptions
 
+  var keepsData: Bool { Terminal.isInteractive }
+
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
     guard Terminal.isInteractive else {
       // Not a terminal: show the first screen as plain text, and say what to do instead.

@@ -65,6 +65,7 @@ enum InteractiveSession {
       controller.shutDown()
     }
 
+    store.send(.task)  // loads what was kept: favorites, settings
     draw(controller)
     loop: for await event in events {
       switch event {

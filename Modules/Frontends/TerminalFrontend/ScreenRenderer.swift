@@ -151,6 +151,9 @@ public enum ScreenRenderer {
     if let error = settings.displayNameError {
       lines.append(style.red(error))
     }
+    if let error = settings.storageError {
+      lines.append(style.red(error))
+    }
     if case .confirmReset(let dialog) = settings.destination {
       lines += confirmation(
         dialog.title, message: dialog.message, confirm: dialog.buttons.first?.label)
@@ -191,6 +194,9 @@ public enum ScreenRenderer {
       let heart = episode.isFavorite ? style.red("♥") : "♡"
       lines.append(
         "\(marker(index == view.selectedEpisode, style: style)) \(heart) \(episode.title)")
+    }
+    if let error = episodes.loadError {
+      lines.append(style.red(error))
     }
     if let alerted = episodes.episodes.first(where: { $0.alert != nil }), let alert = alerted.alert
     {

@@ -1,10 +1,12 @@
 import ComposableArchitecture
 import EpisodesFeature
+import FavoriteClient
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SettingsClient
 
 /// The web server: the routes of ``WebRoutes`` over a ``SessionRegistry``, with a
 /// ``SessionSweeper``, run until SIGTERM or SIGINT.
@@ -131,6 +133,7 @@ public struct WebServer: Sendable {
       configuration: configuration.sessions, logger: logger, metrics: metrics,
       dependencies: { values in
         values.favoriteClient = .simulated(failureRate: failureRate)
+        values.settingsClient = .inMemory()
         live(&values)
       })
     let host = configuration.host

@@ -23,14 +23,26 @@ final class SharedChangeTracker: @unchecked Sendable {
   @usableFromInline func register(_ value: Any) {
     guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return }
     var visited = Set<ObjectIdentifier>()
-    register(value, depth: 0, visited: &visited)
-  }
-
-  private func register(_ value: Any, depth: Int, visited: inout Set<ObjectIdentifier>) {
-    if let trackable = value as? any _SharedTrackable {
-      let root = trackable.sharedRoot
+    Self.forEachRoot(in: value, depth: 0, visited: &visited) { root in
       root.startTracking(by: self)
       lock.withLock { roots[ObjectIdentifier(root)] = root }
+    }
+  }
+
+  /// The references reachable from `value`.
+  private func roots(in value: Any) -> [_SharedRootBase] {
+    var visited = Set<ObjectIdentifier>()
+    var found: [ObjectIdentifier: _SharedRootBase] = [:]
+    Self.forEachRoot(in: value, depth: 0, visited: &visited) { found[ObjectIdentifier($0)] = $0 }
+    return Array(found.values)
+  }
+
+  private static func forEachRoot(
+    in value: Any, depth: Int, visited: inout Set<ObjectIdentifier>,
+    _ body: (_SharedRootBase) -> Void
+  ) {
+    if let trackable = value as? any _SharedTrackable {
+      body(trackable.sharedRoot)
       return
     }
     guard depth < 48 else { return }
@@ -39,12 +51,12 @@ final class SharedChangeTracker: @unchecked Sendable {
       guard visited.insert(ObjectIdentifier(value as AnyObject)).inserted else { return }
     }
     for child in mirror.children {
-      register(child.value, depth: depth + 1, visited: &visited)
+      forEachRoot(in: child.value, depth: depth + 1, visited: &visited, body)
     }
     var superclass = mirror.superclassMirror
     while let mirror = superclass {
       for child in mirror.children {
-        register(child.value, depth: depth + 1, visited: &visited)
+        forEachRoot(in: child.value, depth: depth + 1, visited: &visited, body)
       }
       superclass = mirror.superclassMirror
     }
@@ -90,6 +102,31 @@ final class SharedChangeTracker: @unchecked Sendable {
   func accept(_ values: [ObjectIdentifier: Any]? = nil) {
     let roots = lock.withLock { self.roots }
     for (id, root) in roots { root.endAssertion(accepting: values?[id]) }
+  }
+
+  /// Within an assertion: the differences between the expected and the actual value of each
+  /// tracked reference the expected state holds. Comparing whole states is not enough: a
+  /// collection that was not itself mutated compares equal by the identity of its storage,
+  /// without looking at the references inside it. (A reference the test's expectation replaced
+  /// by another is compared by value, as part of the state.)
+  func expectationMismatches(in expected: Any) -> [String] {
+    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return [] }
+    let tracked = lock.withLock { self.roots }
+    guard !tracked.isEmpty else { return [] }
+    return roots(in: expected).compactMap { root in
+      tracked[ObjectIdentifier(root)] == nil ? nil : root.expectationMismatch()
+    }
+  }
+
+  /// Within an assertion: whether the step changed the value of a tracked reference that the
+  /// state it left holds, from the accepted value.
+  func stepChangedAnyReference(in actual: Any) -> Bool {
+    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return false }
+    let tracked = lock.withLock { self.roots }
+    guard !tracked.isEmpty else { return false }
+    return roots(in: actual).contains { root in
+      tracked[ObjectIdentifier(root)] != nil && root.stepChangedValue()
+    }
   }
 
   /// The differences between the accepted and the live value of each reference that changed

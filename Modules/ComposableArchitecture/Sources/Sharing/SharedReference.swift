@@ -75,6 +75,8 @@ class _SharedRootBase: @unchecked Sendable {
   func endAssertion(accepting actual: Any?) { fatalError("subclass") }
   func liveValue() -> Any { fatalError("subclass") }
   func unassertedChange() -> String? { fatalError("subclass") }
+  func expectationMismatch() -> String? { fatalError("subclass") }
+  func stepChangedValue() -> Bool { fatalError("subclass") }
 }
 
 /// The reference a shared value lives in.
@@ -162,6 +164,19 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
 
   override func liveValue() -> Any {
     lock.withLock { live }
+  }
+
+  override func expectationMismatch() -> String? {
+    let (expected, actual) = lock.withLock {
+      (self.expected ?? asserted ?? live, actualOverride ?? live)
+    }
+    return diff(expected, actual, format: .proportional)
+  }
+
+  override func stepChangedValue() -> Bool {
+    let (asserted, actual) = lock.withLock { (self.asserted, actualOverride ?? live) }
+    guard let asserted else { return false }
+    return diff(asserted, actual) != nil
   }
 
   override func unassertedChange() -> String? {

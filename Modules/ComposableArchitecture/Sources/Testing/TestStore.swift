@@ -602,7 +602,7 @@ public final class TestStore<State: Equatable, Action> {
     case .on:
       // Whether the step changed anything, shared state included (measured before the test's
       // closure changes the expected copies).
-      let changed = previous != actual
+      let changed = previous != actual || shared.stepChangedAnyReference(in: actual)
       guard let update else {
         if changed {
           fail(
@@ -618,6 +618,8 @@ public final class TestStore<State: Equatable, Action> {
         fail(
           stateMismatch("A state change does not match expectation.", expected, actual),
           at: location)
+      } else if let mismatch = shared.expectationMismatches(in: expected).first {
+        fail(sharedMismatch(mismatch), at: location)
       } else if expectsChange, !changed {
         fail(
           """
@@ -637,6 +639,8 @@ public final class TestStore<State: Equatable, Action> {
         fail(
           stateMismatch("A state change does not match expectation.", expected, actual),
           at: location)
+      } else if let mismatch = shared.expectationMismatches(in: expected).first {
+        fail(sharedMismatch(mismatch), at: location)
       } else if showSkippedAssertions {
         shared.restartExpectations(actual: actualShared)
         let exhaustiveExpectation = apply(update, to: previous)
@@ -648,6 +652,16 @@ public final class TestStore<State: Equatable, Action> {
         }
       }
     }
+  }
+
+  private func sharedMismatch(_ difference: String) -> String {
+    """
+    A shared state change does not match expectation.
+
+    \(difference.indenting(by: 4))
+
+    (Expected: −, Actual: +)
+    """
   }
 
   private func stateMismatch(_ message: String, _ expected: State, _ actual: State) -> String {

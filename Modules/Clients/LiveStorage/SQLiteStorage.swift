@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+
+/// ``AppStorage`` in an SQLite file (or in memory), through GRDB: nothing to install.
+///
+/// A file is opened in WAL mode (readers never wait for the writer; several processes may share
+/// the file, a busy writer is waited for up to ``busyTimeout``), its schema brought up to date by
+/// versioned migrations (``migrator``) before the first access.
+public final class SQLiteStorage: AppStorage {
+  /// The file, or `:memory:`.
+  public let path: String
+  private let writer: any DatabaseWriter
+
+  /// How long a write waits for another connection's write to end before it fails.
+  public static let busyTimeout: TimeInterval = 5
+
+  /// Opens (creating it and its folder if needed) and migrates the database at `path`.
+  ///
+  /// - Throws: ``StorageError`` saying which file could not be opened and why.
+  public init(path: String) throws {
+    self.path = path
+    do {
+      let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      writer = try DatabasePool(path: path, configuration: Self.configuration)
+      try Self.migrator.migrate(writer)
+    } catch {
+      throw StorageError(
+        "The database \(path) could not be opened: \(Self.describe(error))")
+    }
+  }
+
+  /// An empty database in memory, gone with this value: for tests and for `--database :memory:`.
+  public init(inMemory: ()) throws {
+    path = ":memory:"
+    writer = try DatabaseQueue(configuration: Self.configuration)
+    try Self.migrator.migrate(writer)
+  }
+
+  private static var configuration: Configuration {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(busyTimeout)
+    configuration.label = "app-storage"
+    return configuration
+  }
+
+  /// The schema's history. A migration, once released, never changes: a new version of the
+  /// schema is a new migration appended here.
+  public static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("1 favorites and settings") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE favorite (
+            owner TEXT NOT NULL,
+            episode TEXT NOT NULL,
+            saved_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
+            PRIMARY KEY (owner, episode)
+          ) WITHOUT ROWID;
+          CREATE TABLE setting (
+            owner TEXT NOT NULL,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (owner, name)
+          ) WITHOUT ROWID;
+          """)
+    }
+    return migrator
+  }
+
+  /// The identifiers of the migrations applied to this database, oldest first.
+  public func appliedMigrations() async throws -> [String] {
+    try await access { try Self.migrator.appliedMigrations($0) }
+  }
+
+  /// SQLite's journal mode for this database: `wal` for a file, `memory` in memory.
+  public func journalMode() async throws -> String {
+    try await access { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "" }
+  }
+
+  public func favorites(owner: String) async throws -> Set<UUID> {
+    try await access { db in
+      let ids = try String.fetchAll(
+        db, sql: "SELECT episode FROM favorite WHERE owner = ?", arguments: [owner])
+      return Set(ids.compactMap(UUID.init(uuidString:)))
+    }
+  }
+
+  public func setFavorite(_ isFavorite: Bool, episode: UUID, owner: String) async throws {
+    try await access(writing: true) { db in
+      if isFavorite {
+        try db.execute(
+          sql: "INSERT INTO favorite (owner, episode) VALUES (?, ?) ON CONFLICT DO NOTHING",
+          arguments: [owner, episode.uuidString])
+      } else {
+        try db.execute(
+          sql: "DELETE FROM favorite WHERE owner = ? AND episode = ?",
+          arguments: [owner, episode.uuidString])
+      }
+    }
+  }
+
+  public func settings(owner: String) async throws -> [String: String] {
+    try await access { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT name, value FROM setting WHERE owner = ?", arguments: [owner])
+      return Dictionary(rows.map { ($0["name"], $0["value"]) }, uniquingKeysWith: { $1 })
+    }
+  }
+
+  public func replaceSettings(_ values: [String: String], owner: String) async throws {
+    try await access(writing: true) { db in
+      try db.execute(sql: "DELETE FROM setting WHERE owner = ?", arguments: [owner])
+      for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+        try db.execute(
+          sql: "INSERT INTO setting (owner, name, value) VALUES (?, ?, ?)",
+          arguments: [owner, name, value])
+      }
+    }
+  }
+
+  /// Runs `body` in a read, or in a write transaction; a task cancelled before the commit
+  /// throws `CancellationError` and changes nothing. Other failures become ``StorageError``.
+  private func access<T: Sendable>(
+    writing: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
+  ) async throws -> T {
+    try Task.checkCancellation()
+    do {
+      return writing ? try await writer.write(body) : try await writer.read(body)
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw StorageError("The database \(path) failed: \(Self.describe(error))")
+    }
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    if let error = error as? DatabaseError {
+      return error.message.map { "\($0) (SQLite code \(error.resultCode.rawValue))" }
+        ?? "SQLite code \(error.resultCode.rawValue)"
+    }
+    if let error = error as? CocoaError, let path = error.filePath {
+      return "\(error.localizedDescription) (\(path))"
+    }
+    return "\(error.localizedDescription)"
+  }
+}

@@ -1,0 +1,146 @@
+import FavoriteClient
+import FavoriteClientLive
+import Foundation
+import LiveStorage
+import SettingsClient
+import SettingsClientLive
+import Testing
+
+/// A fresh folder for one test's database files.
+private func temporaryFolder() throws -> URL {
+  let folder = FileManager.default.temporaryDirectory
+    .appending(path: "storage-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  return folder
+}
+
+struct SQLiteStorageTests {
+  let folder: URL
+  var path: String { folder.appending(path: "nested/app.sqlite").path }
+
+  init() throws {
+    folder = try temporaryFolder()
+  }
+
+  @Test func favoritesAreKeptPerOwnerAndSurviveReopening() async throws {
+    let (functions, parsers) = (UUID(), UUID())
+    do {
+      let storage = try SQLiteStorage(path: path)
+      try await storage.setFavorite(true, episode: functions, owner: "ada")
+      try await storage.setFavorite(true, episode: parsers, owner: "ada")
+      try await storage.setFavorite(true, episode: parsers, owner: "ada")  // already one
+      try await storage.setFavorite(false, episode: functions, owner: "ada")
+      try await storage.setFavorite(true, episode: functions, owner: "grace")
+      try await storage.setFavorite(false, episode: UUID(), owner: "grace")  // never one
+    }
+    let reopened = try SQLiteStorage(path: path)
+    #expect(try await reopened.favorites(owner: "ada") == [parsers])
+    #expect(try await reopened.favorites(owner: "grace") == [functions])
+    #expect(try await reopened.favorites(owner: "nobody") == [])
+  }
+
+  @Test func settingsAreReplacedAsAWhole() async throws {
+    let storage = try SQLiteStorage(path: path)
+    #expect(try await storage.settings(owner: "ada") == [:])
+    try await storage.replaceSettings(["displayName": "Ada", "digest": "weekly"], owner: "ada")
+    try await storage.replaceSettings(["displayName": "Grace"], owner: "grace")
+    try await storage.replaceSettings(["displayName": "Ada L."], owner: "ada")
+    #expect(try await storage.settings(owner: "ada") == ["displayName": "Ada L."])
+    #expect(
+      try await SQLiteStorage(path: path).settings(owner: "grace") == ["displayName": "Grace"])
+  }
+
+  @Test func theSchemaIsMigratedOnceAndTheFileIsInWALMode() async throws {
+    let first = try SQLiteStorage(path: path)
+    #expect(try await first.appliedMigrations() == ["1 favorites and settings"])
+    try await first.setFavorite(true, episode: UUID(), owner: "ada")
+    let second = try SQLiteStorage(path: path)
+    #expect(try await second.appliedMigrations() == ["1 favorites and settings"])
+    #expect(try await second.journalMode() == "wal")
+    #expect(try await second.favorites(owner: "ada").count == 1)
+  }
+
+  @Test func aCancelledWriteStoresNothing() async throws {
+    let storage = try SQLiteStorage(path: path)
+    let episode = UUID()
+    let write = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await storage.setFavorite(true, episode: episode, owner: "ada")
+    }
+    await #expect(throws: CancellationError.self) { try await write.value }
+    #expect(try await storage.favorites(owner: "ada") == [])
+  }
+
+  @Test func concurrentWritesAreAllKept() async throws {
+    let storage = try SQLiteStorage(path: path)
+    let episodes = (0..<100).map { _ in UUID() }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for episode in episodes {
+        group.addTask { try await storage.setFavorite(true, episode: episode, owner: "ada") }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try await storage.favorites(owner: "ada") == Set(episodes))
+  }
+
+  @Test func aPathThatCannotHoldADatabaseIsRefusedWithItsName() throws {
+    let file = folder.appending(path: "plain-file")
+    try Data("not a folder".utf8).write(to: file)
+    let error = #expect(throws: StorageError.self) {
+      try SQLiteStorage(path: file.appending(path: "app.sqlite").path)
+    }
+    #expect(
+      error?.message.hasPrefix("The database \(file.path)/app.sqlite could not be opened") == true)
+  }
+
+  @Test func aFileThatIsNotADatabaseIsRefused() throws {
+    let file = folder.appending(path: "garbage.sqlite")
+    try Data(repeating: 0x5A, count: 4096).write(to: file)
+    let error = #expect(throws: StorageError.self) { try SQLiteStorage(path: file.path) }
+    #expect(error?.message.contains("not a database") == true, "\(error?.message ?? "")")
+  }
+
+  @Test func inMemoryStorageKeepsNothingBetweenValues() async throws {
+    let first = try SQLiteStorage(inMemory: ())
+    try await first.setFavorite(true, episode: UUID(), owner: "ada")
+    #expect(try await first.favorites(owner: "ada").count == 1)
+    #expect(try await SQLiteStorage(inMemory: ()).favorites(owner: "ada") == [])
+  }
+}
+
+struct LiveClientsTests {
+  @Test func favoriteClientSavesAndLoadsItsOwnersChoices() async throws {
+    let storage = try SQLiteStorage(inMemory: ())
+    let ada = FavoriteClient.live(storage: storage, owner: "ada")
+    let grace = FavoriteClient.live(storage: storage, owner: "grace")
+    let episode = UUID()
+    #expect(try await ada.favorite(episode, true) == true)
+    #expect(try await ada.favorites() == [episode])
+    #expect(try await grace.favorites() == [])
+    #expect(try await ada.favorite(episode, false) == false)
+    #expect(try await ada.favorites() == [])
+  }
+
+  @Test func settingsClientRoundTripsEveryValue() async throws {
+    let storage = try SQLiteStorage(inMemory: ())
+    let client = SettingsClient.live(storage: storage, owner: "ada")
+    #expect(try await client.load() == StoredSettings())
+    let settings = StoredSettings(
+      digest: "weekly", displayName: "Ada, \"the\" first 🧮", enableNotifications: true,
+      isHapticFeedbackEnabled: false, protectMyPosts: true, sendEmailNotifications: true,
+      sendMobileNotifications: false, temperatureUnit: "fahrenheit")
+    try await client.save(settings)
+    #expect(try await client.load() == settings)
+    try await client.save(StoredSettings(displayName: "Ada"))
+    #expect(try await client.load() == StoredSettings(displayName: "Ada"))
+  }
+
+  @Test func storedValuesThisVersionCannotReadAreNil() async throws {
+    let storage = try SQLiteStorage(inMemory: ())
+    try await storage.replaceSettings(
+      ["enableNotifications": "maybe", "protectMyPosts": "true", "fromTheFuture": "x"],
+      owner: "ada")
+    let loaded = try await SettingsClient.live(storage: storage, owner: "ada").load()
+    #expect(loaded == StoredSettings(enableNotifications: nil, protectMyPosts: true))
+  }
+}

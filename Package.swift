@@ -251,7 +251,8 @@ let package = Package(
       dependencies: [
         "WebFrontend", "WeatherClient", "WeatherClientLive", "WeatherClientOffline", "FactClient",
         "FactClientLive", "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive",
-        "LiveHTTP", logging,
+        "LiveHTTP", "FavoriteClient", "FavoriteClientLive", "SettingsClient", "SettingsClientLive",
+        "LiveStorage", logging,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Metrics", package: "swift-metrics"),

@@ -71,11 +71,10 @@ let status = await TerminalApp.main(
     values.factClient = .offline()
     values.randomNumberClient = .live(configuration: .init(source: .system))
   },
-  storage: { path in
+  storage: { option in
     // The local profile's data, in one SQLite file (or in memory).
-    let storage =
-      path == DataLocation.inMemory
-      ? try SQLiteStorage(inMemory: ()) : try SQLiteStorage(path: path)
+    let storage = try StorageLocation.open(
+      StorageLocation.databasePath(flag: option, fileName: "app.sqlite"))
     let favoriteClient = FavoriteClient.live(storage: storage, owner: "local")
     let settingsClient = SettingsClient.live(storage: storage, owner: "local")
     return { values in

@@ -89,9 +89,16 @@ struct AppServer: AsyncParsableCommand {
   var randomNumberBaseURL: String?
 
   @Option(
+    name: .customLong("database"),
+    help: ArgumentHelp(
+      "The SQLite file visitors' favorites and settings are kept in (':memory:' keeps nothing). [env: APP_DATABASE] (default: $XDG_DATA_HOME/composable-app/app-server.sqlite, or ~/.local/share/…)",
+      valueName: "path"))
+  var database: String?
+
+  @Option(
     name: .customLong("favorite-failure-rate"),
     help:
-      "How often the simulated favorites service fails, 0...1. [env: FAVORITE_FAILURE_RATE] (default: 0.25)"
+      "A demonstration: favorites are saved by the seed's simulated service (a second's wait, failing this often, 0...1, kept for the session only) instead of the database. [env: FAVORITE_FAILURE_RATE]"
   )
   var favoriteFailureRate: Double?
 

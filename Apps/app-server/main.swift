@@ -3,13 +3,18 @@ import Dependencies
 import FactClient
 import FactClientLive
 import FactClientOffline
+import FavoriteClient
+import FavoriteClientLive
 import Foundation
 import LiveHTTP
+import LiveStorage
 import Logging
 import Metrics
 import Prometheus
 import RandomNumberClient
 import RandomNumberClientLive
+import SettingsClient
+import SettingsClientLive
 import WeatherClient
 import WeatherClientLive
 import WeatherClientOffline
@@ -81,16 +86,36 @@ extension AppServer {
         trustedProxies: Set(try list(trustedProxies, "APP_SERVER_TRUSTED_PROXIES")),
         sessionCreation: .init(burst: 20, perSecond: sessionsPerMinute / 60),
         actions: .init(burst: 2 * actionsPerSecond, perSecond: actionsPerSecond)),
-      favoriteFailureRate: try resolved(
-        favoriteFailureRate, "FAVORITE_FAILURE_RATE", default: 0.25,
-        valid: { (0...1).contains($0) },
-        expected: "between 0 and 1"))
-    logger.info("Starting", metadata: ["offline": "\(offline)", "host": "\(configuration.host)"])
+      favoriteFailureRate: try favoriteFailureRate
+        ?? environment.string("FAVORITE_FAILURE_RATE").map { _ in
+          try resolved(
+            nil, "FAVORITE_FAILURE_RATE", default: 0.0, valid: { (0...1).contains($0) },
+            expected: "between 0 and 1")
+        })
+    // Each visitor's favorites and settings, in one SQLite file; a file that cannot be opened
+    // stops the server here, before it listens.
+    let storage = try StorageLocation.open(
+      StorageLocation.databasePath(flag: database, fileName: "app-server.sqlite"))
+    logger.info(
+      "Starting",
+      metadata: [
+        "offline": "\(offline)", "host": "\(configuration.host)", "database": "\(storage.path)",
+      ])
     // One registry for the server's metrics and, through swift-metrics, the live clients'.
     let metrics = ServerMetrics()
     MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
-    try await WebServer(configuration: configuration, logger: logger, metrics: metrics) {
-      dependencies in
+    try await WebServer(
+      configuration: configuration, logger: logger, metrics: metrics,
+      visitorData: { visitor in
+        let owner = "visitor:" + visitor.rawValue
+        let favoriteClient = FavoriteClient.live(storage: storage, owner: owner)
+        let settingsClient = SettingsClient.live(storage: storage, owner: owner)
+        return { values in
+          values.favoriteClient = favoriteClient
+          values.settingsClient = settingsClient
+        }
+      }
+    ) { dependencies in
       dependencies.weatherClient = weatherClient
       dependencies.factClient = factClient
       dependencies.randomNumberClient = randomNumberClient

@@ -22,6 +22,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -97,8 +98,16 @@ def start_server(upstream, favorite_failure_rate, geocoding=None):
                    "--favorite-failure-rate", str(favorite_failure_rate)])
 
 
-def launch(arguments):
-    port = free_port()
+# Every server of this run keeps its data under one folder of its own, never in the user's data
+# directory; each gets its own database file unless one is given.
+DATA_HOME = tempfile.mkdtemp(prefix="app-server-e2e-")
+os.environ["XDG_DATA_HOME"] = DATA_HOME
+
+
+def launch(arguments, port=None):
+    port = port or free_port()
+    if "--database" not in arguments:
+        arguments = [*arguments, "--database", tempfile.mktemp(suffix=".sqlite", dir=DATA_HOME)]
     process = subprocess.Popen(
         [binary(), "--host", "127.0.0.1", "--port", str(port), *arguments,
          "--log-level", "warning"],
@@ -370,6 +379,50 @@ def main():
                                   timeout=30)
             assert flag.returncode == 64 and "--port must be in 0...65535" in flag.stderr, flag.stderr
 
+        def kept_across_a_restart():
+            # Favorites and settings belong to the visitor (a long-lived cookie) and live in the
+            # database: a new server process on the same file shows them to the same browser.
+            database = os.path.join(DATA_HOME, "kept.sqlite")
+            first, first_url = launch(["--offline", "--database", database])
+            processes.append(first)
+            driver.get(first_url)
+            c.wait(lambda: c.text("#header") == "Composable App", "a new visitor")
+            c.find("#tab-settings").click()
+            c.wait(lambda: c.find("#setting-displayName").is_displayed(), "settings shown")
+            c.find("#setting-displayName").send_keys("Grace")
+            c.wait(lambda: c.text("#header") == "Hello, Grace!", "header greets Grace")
+            c.find("#tab-episodes").click()
+            heart = lambda: c.find_all("#episode-list .episode .heart")[3]
+            c.wait(lambda: heart().is_displayed(), "episodes shown")
+            heart().click()
+            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "favorited")
+            c.wait(lambda: json.loads(driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "fetch('/api/session/state').then(r => r.text()).then(done);"))
+                ["state"]["episodes"][3]["isFavorite"] is True, "acknowledged")
+            first.terminate()
+            first.wait(timeout=10)
+            processes.remove(first)
+
+            second, second_url = launch(["--offline", "--database", database])
+            processes.append(second)
+            driver.get(second_url)
+            c.wait(lambda: c.text("#header") == "Hello, Grace!", "the name is back")
+            c.find("#tab-episodes").click()
+            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "the favorite is back")
+            assert [h.get_attribute("aria-pressed") for h in c.find_all("#episode-list .episode .heart")] \
+                == ["false", "false", "false", "true", "false", "false"]
+
+        def a_database_that_cannot_be_opened_stops_the_server():
+            blocker = os.path.join(DATA_HOME, "a-file")
+            with open(blocker, "w") as file:
+                file.write("not a folder")
+            result = subprocess.run(
+                [binary(), "--port", "0", "--database", os.path.join(blocker, "app.sqlite")],
+                capture_output=True, text=True, timeout=30)
+            assert result.returncode != 0, (result.returncode, result.stderr)
+            assert "could not be opened" in result.stderr and "a-file" in result.stderr, result.stderr
+
         for name, body in [
             ("page loads with a session and an event stream", page_loads),
             ("counter increments and decrements", counter_increments),
@@ -390,6 +443,9 @@ def main():
              bad_configuration_stops_the_server),
             ("offline: Seoul's forecast starts today, °C then °F, labelled",
              offline_search_forecast_today_in_the_chosen_unit),
+            ("favorites and settings are kept across a server restart", kept_across_a_restart),
+            ("a database that cannot be opened stops the server with its name",
+             a_database_that_cannot_be_opened_stops_the_server),
         ]:
             checks.run(name, body)
     except Exception as error:  # noqa: BLE001 - set-up failures count as a failed check

@@ -19,7 +19,7 @@ public protocol AppStorage: Sendable {
 }
 
 /// A storage failure, worded for the person who has to act on it.
-public struct StorageError: LocalizedError, Equatable, Sendable {
+public struct StorageError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
   public var message: String
 
   public init(_ message: String) {
@@ -27,4 +27,5 @@ public struct StorageError: LocalizedError, Equatable, Sendable {
   }
 
   public var errorDescription: String? { message }
+  public var description: String { message }
 }

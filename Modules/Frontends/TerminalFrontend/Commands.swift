@@ -44,8 +44,8 @@ public struct ClientOptions: ParsableArguments, Sendable {
   @Option(
     help: ArgumentHelp(
       """
-      The SQLite file favorites and settings are kept in ('\(DataLocation.inMemory)' keeps \
-      nothing). Default: $APP_DATABASE, else $XDG_DATA_HOME/composable-app/app.sqlite \
+      The SQLite file favorites and settings are kept in (':memory:' keeps nothing). \
+      Default: $APP_DATABASE, else $XDG_DATA_HOME/composable-app/app.sqlite \
       (~/.local/share/composable-app/app.sqlite).
       """,
       valueName: "path"))
@@ -58,42 +58,13 @@ public struct ClientOptions: ParsableArguments, Sendable {
 /// place that links the live clients.
 public typealias LiveDependencies = @Sendable (ClientOptions) throws -> DependencyOverrides
 
-/// Opens the storage at a path (a file, or ``DataLocation/inMemory``) and returns the clients
-/// that keep data (favorites, settings); provided by the executable. Only the interactive app
-/// calls it: one-shot commands keep nothing and create no file.
+/// Opens the storage named by the `--database` option (nil when not given: the executable's
+/// default) and returns the clients that keep data (favorites, settings); provided by the
+/// executable. Only the interactive app calls it: one-shot commands keep nothing and create no
+/// file.
 public typealias StorageDependencies =
-  @Sendable (_ databasePath: String) throws ->
+  @Sendable (_ databaseOption: String?) throws ->
   DependencyOverrides
-
-/// Where `app-cli` keeps its data.
-public enum DataLocation {
-  /// The path that keeps nothing: a database in memory, gone when the app quits.
-  public static let inMemory = ":memory:"
-
-  /// The database file: the `--database` flag, else `APP_DATABASE`, else `app.sqlite` in the
-  /// user's data directory (`$XDG_DATA_HOME/composable-app`, or
-  /// `~/.local/share/composable-app` when that variable is unset or not an absolute path).
-  public static func databasePath(
-    flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment
-  ) throws -> String {
-    if let path = flag ?? environment["APP_DATABASE"] {
-      guard !path.isEmpty else {
-        throw CommandFailure(message: "the database path is empty (--database or APP_DATABASE)")
-      }
-      return path
-    }
-    let base: String
-    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-      base = data
-    } else if let home = environment["HOME"], home.hasPrefix("/") {
-      base = home + "/.local/share"
-    } else {
-      throw CommandFailure(
-        message: "no data directory: set HOME or XDG_DATA_HOME, or pass --database <path>")
-    }
-    return base + "/composable-app/app.sqlite"
-  }
-}
 
 /// The `app-cli` command line: the interactive app by default, and one-shot commands for scripts.
 public enum TerminalApp {
@@ -123,7 +94,7 @@ public enum TerminalApp {
       }
       let kept: DependencyOverrides
       do {
-        kept = try storage(try DataLocation.databasePath(flag: options.database))
+        kept = try storage(options.database)
       } catch let error as CommandFailure {
         throw error
       } catch {

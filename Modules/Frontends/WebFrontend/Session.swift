@@ -61,13 +61,20 @@ final class Session: Sendable {
     self.bookkeeping = Mutex(Bookkeeping(store: store, lastActivity: now))
   }
 
-  /// Publishes the initial state and starts publishing every change; returns the first snapshot.
+  /// Loads what the visitor kept (favorites, settings), then publishes the state and starts
+  /// publishing every change; returns the first snapshot.
   func start() async throws(APIError) -> Snapshot {
     guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
+    await Self.loadKeptData(store)
     let observation = await Self.attach(self, to: store)
     bookkeeping.withLock { $0.observation = observation }
     guard let snapshot else { throw APIError.unknownSession }
     return snapshot
+  }
+
+  /// A failed load is in the state (and shown); the session starts either way.
+  private static func loadKeptData(_ store: isolated StoreActorOf<AppFeature>) async {
+    await store.send(.task).finish()
   }
 
   private static func attach(

@@ -26,6 +26,11 @@ import Synchronization
 /// }
 /// ```
 public final class SessionRegistry: Sendable {
+  /// The clients that keep one visitor's data (favorites, settings), given the visitor's id; the
+  /// executable provides them, as it is the one that links a storage.
+  public typealias VisitorData = @Sendable (_ visitor: VisitorID) -> DependencyOverrides
+  public typealias DependencyOverrides = @Sendable (inout DependencyValues) -> Void
+
   /// The limits of the registry.
   public struct Configuration: Equatable, Sendable {
     /// How long a session lives without a request.
@@ -55,7 +60,8 @@ public final class SessionRegistry: Sendable {
   public let configuration: Configuration
   /// Where the registry counts sessions; the router records requests into the same.
   public let metrics: ServerMetrics
-  private let dependencies: @Sendable (inout DependencyValues) -> Void
+  private let dependencies: DependencyOverrides
+  private let visitorData: VisitorData?
   private let logger: Logger
   private let table = Mutex(Table())
 
@@ -68,17 +74,22 @@ public final class SessionRegistry: Sendable {
   /// Creates an empty registry.
   ///
   /// - Parameters:
+  ///   - visitorData: the clients that keep a visitor's favorites and settings, applied after
+  ///     `dependencies` to the sessions of a known visitor; without it (or without a visitor) a
+  ///     session keeps its data in memory, for its own lifetime.
   ///   - dependencies: applied to every session's store: the live clients of the executable, or
   ///     test doubles. It runs once per session.
   public init(
     configuration: Configuration = Configuration(),
     logger: Logger = Logger(label: "web-frontend.sessions"),
     metrics: ServerMetrics = ServerMetrics(),
-    dependencies: @escaping @Sendable (inout DependencyValues) -> Void
+    visitorData: VisitorData? = nil,
+    dependencies: @escaping DependencyOverrides
   ) {
     self.configuration = configuration
     self.metrics = metrics
     self.logger = logger
+    self.visitorData = visitorData
     self.dependencies = dependencies
   }
 
@@ -108,9 +119,20 @@ public final class SessionRegistry: Sendable {
 
   // MARK: Operations of the API
 
-  /// Creates a session; throws 503 when the registry is full or shut down.
-  func create(now: ContinuousClock.Instant = .now) async throws(APIError) -> (SessionID, Snapshot) {
-    let dependencies = self.dependencies
+  /// Creates a session, for `visitor` if given (its favorites and settings are loaded before the
+  /// first snapshot); throws 503 when the registry is full or shut down.
+  func create(
+    for visitor: VisitorID? = nil, now: ContinuousClock.Instant = .now
+  ) async throws(APIError) -> (SessionID, Snapshot) {
+    let dependencies: DependencyOverrides
+    if let visitor, let kept = visitorData?(visitor) {
+      dependencies = { [base = self.dependencies] values in
+        base(&values)
+        kept(&values)
+      }
+    } else {
+      dependencies = self.dependencies
+    }
     let (created, evicted) = try table.withLock { table throws(APIError) in
       guard !table.isClosed else {
         throw APIError(.serviceUnavailable, "the server is shutting down")

@@ -30,6 +30,8 @@ public struct StateView: Codable, Equatable, Sendable {
   public var search: SearchView
   public var settings: SettingsView
   public var episodes: [EpisodeView]
+  /// Why the saved favorites could not be loaded.
+  public var episodesError: String?
   /// The episode screens open on the navigation stack, the last one on top (the one shown).
   public var episodeScreens: [EpisodeView]
 
@@ -102,6 +104,8 @@ public struct StateView: Codable, Equatable, Sendable {
     public var sendEmailNotifications: Bool
     public var sendMobileNotifications: Bool
     public var temperatureUnit: String
+    /// Why the settings could not be loaded or saved (they stay in the session).
+    public var storageError: String?
     /// The reset confirmation, while it is shown (`settings.confirmReset` / `settings.cancelReset`).
     public var resetConfirmation: Confirmation?
   }
@@ -190,6 +194,7 @@ extension StateView {
       sendEmailNotifications: settings.sendEmailNotifications,
       sendMobileNotifications: settings.sendMobileNotifications,
       temperatureUnit: settings.temperatureUnit.rawValue,
+      storageError: settings.storageError,
       resetConfirmation: settings.destination.flatMap {
         guard case .confirmReset(let dialog) = $0 else { return nil }
         return Confirmation(
@@ -200,6 +205,7 @@ extension StateView {
     self.episodes = state.episodes.episodes.map {
       EpisodeView(id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: Alert($0.alert))
     }
+    self.episodesError = state.episodes.loadError
     self.episodeScreens = state.episodes.path.map {
       EpisodeView(id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: Alert($0.alert))
     }

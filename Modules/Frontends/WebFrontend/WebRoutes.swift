@@ -31,6 +31,10 @@ public enum WebRoutes {
   public static let maximumBodySize = 16 * 1024
   /// The name of the cookie that carries the session id.
   public static let sessionCookieName = "session"
+  /// The name of the cookie that names the visitor (``VisitorID``), the owner of kept data.
+  public static let visitorCookieName = "visitor"
+  /// How long the visitor cookie lives: 400 days, the longest browsers keep one.
+  static let visitorCookieMaxAge = 400 * 24 * 60 * 60
 
   /// The state of the visitor's session: the answer of every successful session request.
   public typealias SessionResponse = Snapshot
@@ -92,9 +96,13 @@ public enum WebRoutes {
 
     router.post("/api/session") { request, context in
       try limits.admitSessionCreation(request, context: context)
-      let (id, snapshot) = try await registry.create()
+      // A visitor keeps its id; a missing or malformed one is replaced by a new one.
+      let visitor =
+        request.cookies[visitorCookieName].flatMap { VisitorID($0.value) } ?? VisitorID()
+      let (id, snapshot) = try await registry.create(for: visitor)
       var response = try json(snapshot, status: .created)
       response.setCookie(sessionCookie(id.rawValue, security: security))
+      response.setCookie(visitorCookie(visitor, security: security))
       return response
     }
 
@@ -173,6 +181,14 @@ public enum WebRoutes {
     Cookie(
       name: sessionCookieName, value: value, maxAge: maxAge, path: "/api/session",
       secure: security.secureCookies, httpOnly: true, sameSite: .strict)
+  }
+
+  /// The visitor cookie: like the session cookie, but it outlives the browser session (it is
+  /// renewed with every new session).
+  static func visitorCookie(_ visitor: VisitorID, security: WebSecurity) -> Cookie {
+    Cookie(
+      name: visitorCookieName, value: visitor.rawValue, maxAge: visitorCookieMaxAge,
+      path: "/api/session", secure: security.secureCookies, httpOnly: true, sameSite: .strict)
   }
 
   /// The session id of the request's cookie; 404 without one.

@@ -40,10 +40,10 @@ public struct WebServer: Sendable {
     public var idleTimeout: Duration
     /// How often idle sessions are expired and keep-alives sent.
     public var sweepInterval: Duration
-    /// How often the simulated favorites service fails, 0...1. There is no favorites service
-    /// yet; the server runs the seed's simulated one (`FavoriteClient.simulated`), which needs no
-    /// network and so is the front end's to set up, not the executable's.
-    public var favoriteFailureRate: Double
+    /// A demonstration of the seed's faults: when set, favorites are saved by the seed's
+    /// simulated service (`FavoriteClient.simulated`: a second's wait, failing this often,
+    /// 0...1, and kept for the session only) instead of the visitor's storage.
+    public var favoriteFailureRate: Double?
 
     /// Creates a configuration.
     public init(
@@ -54,7 +54,7 @@ public struct WebServer: Sendable {
       requestTimeout: Duration = .seconds(10),
       idleTimeout: Duration = .seconds(75),
       sweepInterval: Duration = .seconds(15),
-      favoriteFailureRate: Double = 0.25
+      favoriteFailureRate: Double? = nil
     ) {
       self.host = host
       self.port = port
@@ -72,22 +72,27 @@ public struct WebServer: Sendable {
   let logger: Logger
   let metrics: ServerMetrics
   let dependencies: @Sendable (inout DependencyValues) -> Void
+  let visitorData: SessionRegistry.VisitorData?
 
   /// Creates a server.
   ///
   /// - Parameters:
   ///   - metrics: what `GET /metrics` exposes; the executable also bootstraps swift-metrics with
   ///     its registry, so that the live clients' counters appear there.
+  ///   - visitorData: the clients that keep each visitor's favorites and settings (the
+  ///     executable's storage); without it, each session keeps them in memory for its lifetime.
   ///   - dependencies: applied to every session's store (live clients, clock, …).
   public init(
     configuration: Configuration,
     logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
+    visitorData: SessionRegistry.VisitorData? = nil,
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.configuration = configuration
     self.logger = logger
     self.metrics = metrics
+    self.visitorData = visitorData
     self.dependencies = dependencies
   }
 
@@ -129,10 +134,23 @@ public struct WebServer: Sendable {
   /// - Parameter onStart: called with the local URL once the server listens.
   public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
     let (live, failureRate) = (dependencies, configuration.favoriteFailureRate)
+    // Kept in memory for the session unless the visitor's storage takes over; the simulated
+    // service, when asked for, wins over both.
+    let visitorData = self.visitorData.map { kept in
+      { @Sendable (visitor: VisitorID) -> SessionRegistry.DependencyOverrides in
+        let overrides = kept(visitor)
+        return { values in
+          overrides(&values)
+          if let failureRate { values.favoriteClient = .simulated(failureRate: failureRate) }
+        }
+      }
+    }
     let registry = SessionRegistry(
       configuration: configuration.sessions, logger: logger, metrics: metrics,
+      visitorData: visitorData,
       dependencies: { values in
-        values.favoriteClient = .simulated(failureRate: failureRate)
+        values.favoriteClient =
+          failureRate.map { .simulated(failureRate: $0) } ?? .inMemory()
         values.settingsClient = .inMemory()
         live(&values)
       })

@@ -111,6 +111,8 @@ function render(s) {
   renderSearch(s.search);
   renderSettings(s.settings);
   renderEpisodes(s.episodes, s.episodeScreens || []);
+  setText($("episodes-error"), s.episodesError);
+  setShown($("episodes-error"), !!s.episodesError);
 }
 
 function keyed(container, items, create, update) {
@@ -255,6 +257,8 @@ function renderSettings(settings) {
   }
   setText($("displayName-error"), settings.displayNameError);
   setShown($("displayName-error"), !!settings.displayNameError);
+  setText($("settings-storage-error"), settings.storageError);
+  setShown($("settings-storage-error"), !!settings.storageError);
   renderConfirmation("reset", settings.resetConfirmation);
 }
 

@@ -269,6 +269,15 @@ let package = Package(
       dependencies: ["ComposableArchitecture", "RuntimeBenchmarkSupport"],
       path: "Tools/RuntimeBenchmark/Sources"
     ),
+    // The storage benchmark (Tools/storage-benchmark builds it in release and runs it).
+    .executableTarget(
+      name: "storage-bench",
+      dependencies: [
+        "FavoriteClient", "FavoriteClientLive", "SettingsClient", "SettingsClientLive",
+        "LiveStorage",
+      ],
+      path: "Tools/StorageBenchmark"
+    ),
     // The baseline of the server benchmark (Tools/server-benchmark): a bare Hummingbird route
     // doing app-server's JSON work for one action, nothing else.
     .executableTarget(

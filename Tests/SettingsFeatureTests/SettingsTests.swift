@@ -216,7 +216,8 @@ struct SettingsTests {
     }
     await store.send(\.binding.digest, .weekly) { $0.digest = .weekly }
     await store.send(\.binding.digest, .off) { $0.digest = .off }
-    await clock.run()
+    await clock.advance(by: .seconds(1))
+    await store.finish()
     #expect(saves.value.map(\.digest) == ["off"])
   }
 

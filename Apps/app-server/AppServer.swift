@@ -159,8 +159,16 @@ struct AppServer: AsyncParsableCommand {
     _ flag: Value?, _ variable: String, default defaultValue: Value,
     valid isValid: (Value) -> Bool = { _ in true }, expected: String = "valid"
   ) throws -> Value {
+    try resolved(flag, variable, valid: isValid, expected: expected) ?? defaultValue
+  }
+
+  /// A flag, else an environment variable, else nil: for a setting that is off unless given.
+  func resolved<Value: LosslessStringConvertible>(
+    _ flag: Value?, _ variable: String,
+    valid isValid: (Value) -> Bool = { _ in true }, expected: String = "valid"
+  ) throws -> Value? {
     if let flag { return flag }
-    guard let text = environment.string(variable) else { return defaultValue }
+    guard let text = environment.string(variable) else { return nil }
     guard let value = Value(text), isValid(value) else {
       throw ValidationError("\(variable)='\(text)' is not \(expected)")
     }

@@ -86,12 +86,9 @@ extension AppServer {
         trustedProxies: Set(try list(trustedProxies, "APP_SERVER_TRUSTED_PROXIES")),
         sessionCreation: .init(burst: 20, perSecond: sessionsPerMinute / 60),
         actions: .init(burst: 2 * actionsPerSecond, perSecond: actionsPerSecond)),
-      favoriteFailureRate: try favoriteFailureRate
-        ?? environment.string("FAVORITE_FAILURE_RATE").map { _ in
-          try resolved(
-            nil, "FAVORITE_FAILURE_RATE", default: 0.0, valid: { (0...1).contains($0) },
-            expected: "between 0 and 1")
-        })
+      favoriteFailureRate: try resolved(
+        favoriteFailureRate, "FAVORITE_FAILURE_RATE", valid: { (0...1).contains($0) },
+        expected: "between 0 and 1"))
     // Each visitor's favorites and settings, in one SQLite file; a file that cannot be opened
     // stops the server here, before it listens.
     let storage = try StorageLocation.open(

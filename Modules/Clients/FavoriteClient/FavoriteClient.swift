@@ -35,23 +35,21 @@ public struct FavoriteError: LocalizedError, Equatable, Sendable {
 extension FavoriteClient {
   /// The seed's simulated service: each save waits `delay` on the `continuousClock` dependency,
   /// then fails with probability `failureRate` (drawn from the `withRandomNumberGenerator`
-  /// dependency); saved choices are kept in memory, in this client value. Both dependencies are
-  /// the ones in effect when the client is made.
+  /// dependency); saved choices are kept in memory (``inMemory(_:)``), in this client value. Both
+  /// dependencies are the ones in effect when the client is made.
   public static func simulated(
     failureRate: Double = 0.25, delay: Duration = .seconds(1)
   ) -> Self {
     @Dependency(\.continuousClock) var clock
     @Dependency(\.withRandomNumberGenerator) var withRandomNumberGenerator
-    let saved = Mutex<Set<UUID>>([])
+    let memory = inMemory()
     return Self(
-      favorites: { saved.withLock { $0 } },
+      favorites: memory.favorites,
       favorite: { id, isFavorite in
         try await clock.sleep(for: delay)
         let roll = withRandomNumberGenerator { Double.random(in: 0..<1, using: &$0) }
         guard roll >= failureRate else { throw FavoriteError() }
-        try Task.checkCancellation()
-        saved.withLock { $0.mark(id, isFavorite) }
-        return isFavorite
+        return try await memory.favorite(id, isFavorite)
       })
   }
 
@@ -63,7 +61,9 @@ extension FavoriteClient {
       favorites: { saved.withLock { $0 } },
       favorite: { id, isFavorite in
         try Task.checkCancellation()
-        saved.withLock { $0.mark(id, isFavorite) }
+        saved.withLock { saved in
+          if isFavorite { saved.insert(id) } else { saved.remove(id) }
+        }
         return isFavorite
       })
   }
@@ -80,11 +80,5 @@ extension DependencyValues {
   public var favoriteClient: FavoriteClient {
     get { self[FavoriteClient.self] }
     set { self[FavoriteClient.self] = newValue }
-  }
-}
-
-extension Set<UUID> {
-  fileprivate mutating func mark(_ id: UUID, _ isMember: Bool) {
-    if isMember { insert(id) } else { remove(id) }
   }
 }

@@ -182,23 +182,12 @@ public struct Settings: Sendable {
     Reduce { state, action in
       switch action {
       case .binding(\.displayName):
-        state.validateDisplayName()
-        let name = state.trimmedDisplayName
-        if state.publicName != name { state.$publicName.withLock { $0 = name } }
+        state.takeDisplayName()
         return .none
 
-      case .binding(\.enableNotifications):
-        if !state.enableNotifications {
-          state.sendEmailNotifications = false
-          state.sendMobileNotifications = false
-        }
-        return .none
-
-      case .binding(\.sendEmailNotifications), .binding(\.sendMobileNotifications):
-        if !state.enableNotifications {
-          state.sendEmailNotifications = false
-          state.sendMobileNotifications = false
-        }
+      case .binding(\.enableNotifications), .binding(\.sendEmailNotifications),
+        .binding(\.sendMobileNotifications):
+        state.keepChannelsOffWithoutNotifications()
         return .none
 
       case .binding:
@@ -271,17 +260,14 @@ extension Settings.State {
     digest = stored.digest.flatMap(Settings.Digest.init(rawValue:)) ?? digest
     if let name = stored.displayName {
       displayName = name
-      validateDisplayName()
-      let trimmed = trimmedDisplayName
-      if publicName != trimmed { $publicName.withLock { $0 = trimmed } }
+      takeDisplayName()
     }
     enableNotifications = stored.enableNotifications ?? enableNotifications
     isHapticFeedbackEnabled = stored.isHapticFeedbackEnabled ?? isHapticFeedbackEnabled
     protectMyPosts = stored.protectMyPosts ?? protectMyPosts
-    sendEmailNotifications =
-      enableNotifications && (stored.sendEmailNotifications ?? sendEmailNotifications)
-    sendMobileNotifications =
-      enableNotifications && (stored.sendMobileNotifications ?? sendMobileNotifications)
+    sendEmailNotifications = stored.sendEmailNotifications ?? sendEmailNotifications
+    sendMobileNotifications = stored.sendMobileNotifications ?? sendMobileNotifications
+    keepChannelsOffWithoutNotifications()
     temperatureUnit =
       stored.temperatureUnit.flatMap(TemperatureUnit.init(rawValue:)) ?? temperatureUnit
   }
@@ -289,6 +275,21 @@ extension Settings.State {
   /// The display name without surrounding white space, as it is shown elsewhere.
   public var trimmedDisplayName: String {
     displayName.trimmingCharacters(in: .whitespaces)
+  }
+
+  /// Validates the name as typed and publishes it, trimmed, to those who show it.
+  fileprivate mutating func takeDisplayName() {
+    validateDisplayName()
+    let name = trimmedDisplayName
+    if publicName != name { $publicName.withLock { $0 = name } }
+  }
+
+  /// A channel cannot be on while notifications are off.
+  fileprivate mutating func keepChannelsOffWithoutNotifications() {
+    if !enableNotifications {
+      sendEmailNotifications = false
+      sendMobileNotifications = false
+    }
   }
 
   fileprivate mutating func validateDisplayName() {

@@ -95,8 +95,6 @@ public enum TerminalApp {
       let kept: DependencyOverrides
       do {
         kept = try storage(options.database)
-      } catch let error as CommandFailure {
-        throw error
       } catch {
         throw CommandFailure(message: error.localizedDescription)
       }

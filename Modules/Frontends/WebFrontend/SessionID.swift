@@ -25,7 +25,7 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
   /// Never the id itself, so that interpolating one into a message or log cannot leak it.
   public var description: String { "SessionID(…)" }
 
-  static func hex(_ value: UInt64) -> String {
+  private static func hex(_ value: UInt64) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }

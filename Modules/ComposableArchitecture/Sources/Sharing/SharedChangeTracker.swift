@@ -29,11 +29,17 @@ final class SharedChangeTracker: @unchecked Sendable {
     }
   }
 
-  /// The references reachable from `value`.
-  private func roots(in value: Any) -> [_SharedRootBase] {
+  /// The tracked references reachable from `value`.
+  private func trackedRoots(in value: Any) -> [_SharedRootBase] {
+    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return [] }
+    let tracked = lock.withLock { self.roots }
+    guard !tracked.isEmpty else { return [] }
     var visited = Set<ObjectIdentifier>()
     var found: [ObjectIdentifier: _SharedRootBase] = [:]
-    Self.forEachRoot(in: value, depth: 0, visited: &visited) { found[ObjectIdentifier($0)] = $0 }
+    Self.forEachRoot(in: value, depth: 0, visited: &visited) { root in
+      let id = ObjectIdentifier(root)
+      if tracked[id] != nil { found[id] = root }
+    }
     return Array(found.values)
   }
 
@@ -110,23 +116,13 @@ final class SharedChangeTracker: @unchecked Sendable {
   /// without looking at the references inside it. (A reference the test's expectation replaced
   /// by another is compared by value, as part of the state.)
   func expectationMismatches(in expected: Any) -> [String] {
-    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return [] }
-    let tracked = lock.withLock { self.roots }
-    guard !tracked.isEmpty else { return [] }
-    return roots(in: expected).compactMap { root in
-      tracked[ObjectIdentifier(root)] == nil ? nil : root.expectationMismatch()
-    }
+    trackedRoots(in: expected).compactMap { $0.expectationMismatch() }
   }
 
   /// Within an assertion: whether the step changed the value of a tracked reference that the
   /// state it left holds, from the accepted value.
   func stepChangedAnyReference(in actual: Any) -> Bool {
-    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return false }
-    let tracked = lock.withLock { self.roots }
-    guard !tracked.isEmpty else { return false }
-    return roots(in: actual).contains { root in
-      tracked[ObjectIdentifier(root)] != nil && root.stepChangedValue()
-    }
+    trackedRoots(in: actual).contains { $0.stepChangedValue() }
   }
 
   /// The differences between the accepted and the live value of each reference that changed

@@ -655,18 +655,16 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   private func sharedMismatch(_ difference: String) -> String {
-    """
-    A shared state change does not match expectation.
+    mismatch("A shared state change does not match expectation.", difference: difference)
+  }
 
-    \(difference.indenting(by: 4))
-
-    (Expected: −, Actual: +)
-    """
+  private func mismatch(_ message: String, difference: String) -> String {
+    "\(message)\n\n\(difference.indenting(by: 4))\n\n(Expected: −, Actual: +)"
   }
 
   private func stateMismatch(_ message: String, _ expected: State, _ actual: State) -> String {
     if let difference = diff(expected, actual, format: .proportional) {
-      return "\(message)\n\n\(difference.indenting(by: 4))\n\n(Expected: −, Actual: +)"
+      return mismatch(message, difference: difference)
     }
     return """
       \(message)

@@ -91,15 +91,7 @@ struct StoreActorTests {
   @Test func releasingTheStoreCancelsItsEffects() async {
     let events = LockIsolated<[String]>([])
     var store: StoreActor<Int, Void>? = StoreActor(initialState: 0) {
-      Reduce<Int, Void> { _, _ in
-        .run { _ in
-          await withTaskCancellationHandler {
-            try? await Task.never()
-          } onCancel: {
-            events.withValue { $0.append("cancelled") }
-          }
-        }
-      }
+      RunsUntilCancelled(events: events)
     }
     let task = await store?.send(())
     store = nil

@@ -82,15 +82,7 @@ struct StoreTaskTests {
   @Test func cancellingTheWaitingTaskCancelsTheEffects() async {
     let events = LockIsolated<[String]>([])
     let store = Store(initialState: 0) {
-      Reduce<Int, Void> { _, _ in
-        .run { _ in
-          await withTaskCancellationHandler {
-            try? await Task.never()
-          } onCancel: {
-            events.withValue { $0.append("cancelled") }
-          }
-        }
-      }
+      RunsUntilCancelled(events: events)
     }
     let task = store.send(())
     let waiter = Task { await task.finish() }

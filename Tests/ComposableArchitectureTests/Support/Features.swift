@@ -87,3 +87,19 @@ struct SendsBackASecondAction: Reducer {
     }
   }
 }
+
+/// Every action runs an effect that waits until it is cancelled, then records "cancelled" — for
+/// showing what cancels a store's effects, on `Store` and on `StoreActor` alike.
+struct RunsUntilCancelled: Reducer {
+  let events: LockIsolated<[String]>
+
+  func reduce(into state: inout Int, action: Void) -> Effect<Void> {
+    .run { [events] _ in
+      await withTaskCancellationHandler {
+        try? await Task.never()
+      } onCancel: {
+        events.withValue { $0.append("cancelled") }
+      }
+    }
+  }
+}

@@ -143,7 +143,7 @@ struct LegacyReducerTests {
     }
     await store.send(.factButtonTapped)
     await clock.advance(by: .seconds(1))
-    await store.receive(/Counter.Action.factResponse, timeout: .seconds(1)) {
+    await store.receive(/Counter.Action.factResponse, timeout: .seconds(30)) {
       $0.fact = "0 is a number"
     }
   }

@@ -1,6 +1,6 @@
 import FixtureServer
 import Foundation
-import LiveHTTP
+@testable import LiveHTTP
 import Testing
 import WeatherClient
 import WeatherClientLive
@@ -53,13 +53,15 @@ struct FailureTests {
     }
   }
 
-  @Test func subSecondTimeoutLetsAPromptAnswerThrough() async throws {
-    // URLSession on Linux truncates timeouts to whole seconds (0.9 s would time out at once):
-    // the client must still honour a sub-second timeout exactly.
-    let prompt = try fixture("geocoding-london").delayed(by: .milliseconds(20))
-    try await withFixtureServer(routes: ["/v1/search": prompt]) { server in
-      let search = try await liveClient(server, timeout: .milliseconds(900)).search(query: "London")
-      #expect(search.results.count == 2)
-    }
+  @Test(arguments: [
+    (Duration.milliseconds(300), 2.0), (.milliseconds(900), 2.0), (.seconds(1), 2.0),
+    (.milliseconds(1_500), 3.0), (.seconds(10), 11.0),
+  ])
+  func urlSessionsOwnTimeoutNeverFiresBeforeOurs(timeout: Duration, backstop: TimeInterval) {
+    // URLSession on Linux truncates timeouts to whole seconds, and 0 fires at once: a 0.9 s
+    // timeout handed over as is would fail every request. The client times requests out with its
+    // own timer and gives URLSession a whole-second backstop that is always later.
+    #expect(timeout.urlSessionBackstop == backstop)
+    #expect(timeout.urlSessionBackstop > timeout.timeInterval)
   }
 }

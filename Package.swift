@@ -60,6 +60,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     // MARK: Runtime
@@ -154,6 +155,13 @@ let package = Package(
       name: "LiveStorage",
       dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
       path: "Modules/Clients/LiveStorage"
+    ),
+    // The same storage in PostgreSQL (postgres-nio), for several servers sharing one database;
+    // only app-server links it (DATABASE_URL).
+    .target(
+      name: "LivePostgres",
+      dependencies: ["LiveStorage", logging, .product(name: "PostgresNIO", package: "postgres-nio")],
+      path: "Modules/Clients/LivePostgres"
     ),
     // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
     .target(
@@ -252,7 +260,7 @@ let package = Package(
         "WebFrontend", "WeatherClient", "WeatherClientLive", "WeatherClientOffline", "FactClient",
         "FactClientLive", "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive",
         "LiveHTTP", "FavoriteClient", "FavoriteClientLive", "SettingsClient", "SettingsClientLive",
-        "LiveStorage", logging,
+        "LiveStorage", "LivePostgres", logging,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Metrics", package: "swift-metrics"),
@@ -274,7 +282,7 @@ let package = Package(
       name: "storage-bench",
       dependencies: [
         "FavoriteClient", "FavoriteClientLive", "SettingsClient", "SettingsClientLive",
-        "LiveStorage",
+        "LiveStorage", "LivePostgres",
       ],
       path: "Tools/StorageBenchmark"
     ),
@@ -342,8 +350,8 @@ let package = Package(
     .testTarget(
       name: "StorageTests",
       dependencies: [
-        "LiveStorage", "FavoriteClient", "FavoriteClientLive", "SettingsClient",
-        "SettingsClientLive", dependencies,
+        "LiveStorage", "LivePostgres", "FavoriteClient", "FavoriteClientLive", "SettingsClient",
+        "SettingsClientLive", dependencies, .product(name: "PostgresNIO", package: "postgres-nio"),
       ],
       path: "Tests/StorageTests"
     ),

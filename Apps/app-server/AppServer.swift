@@ -96,6 +96,13 @@ struct AppServer: AsyncParsableCommand {
   var database: String?
 
   @Option(
+    name: .customLong("database-url"),
+    help: ArgumentHelp(
+      "A PostgreSQL database instead of the SQLite file, for several servers sharing one: postgres://user:password@host:port/database[?sslmode=disable|prefer|require&connect_timeout=seconds]. [env: DATABASE_URL]",
+      valueName: "url"))
+  var databaseURL: String?
+
+  @Option(
     name: .customLong("favorite-failure-rate"),
     help:
       "A demonstration: favorites are saved by the seed's simulated service (a second's wait, failing this often, 0...1, kept for the session only) instead of the database. [env: FAVORITE_FAILURE_RATE]"

@@ -7,6 +7,7 @@ import FavoriteClient
 import FavoriteClientLive
 import Foundation
 import LiveHTTP
+import LivePostgres
 import LiveStorage
 import Logging
 import Metrics
@@ -89,14 +90,12 @@ extension AppServer {
       favoriteFailureRate: try resolved(
         favoriteFailureRate, "FAVORITE_FAILURE_RATE", valid: { (0...1).contains($0) },
         expected: "between 0 and 1"))
-    // Each visitor's favorites and settings, in one SQLite file; a file that cannot be opened
-    // stops the server here, before it listens.
-    let storage = try StorageLocation.open(
-      StorageLocation.databasePath(flag: database, fileName: "app-server.sqlite"))
+    let storage = try await openStorage(logger: logger)
     logger.info(
       "Starting",
       metadata: [
-        "offline": "\(offline)", "host": "\(configuration.host)", "database": "\(storage.path)",
+        "offline": "\(offline)", "host": "\(configuration.host)",
+        "database": "\(storage.description)",
       ])
     // One registry for the server's metrics and, through swift-metrics, the live clients'.
     let metrics = ServerMetrics()
@@ -105,8 +104,8 @@ extension AppServer {
       configuration: configuration, logger: logger, metrics: metrics,
       visitorData: { visitor in
         let owner = "visitor:" + visitor.rawValue
-        let favoriteClient = FavoriteClient.live(storage: storage, owner: owner)
-        let settingsClient = SettingsClient.live(storage: storage, owner: owner)
+        let favoriteClient = FavoriteClient.live(storage: storage.storage, owner: owner)
+        let settingsClient = SettingsClient.live(storage: storage.storage, owner: owner)
         return { values in
           values.favoriteClient = favoriteClient
           values.settingsClient = settingsClient
@@ -120,6 +119,24 @@ extension AppServer {
     .run { url in
       FileHandle.standardOutput.write(Data("app-server: listening on \(url)\n".utf8))
     }
+    await storage.close()
+  }
+
+  /// Where visitors' data is kept: PostgreSQL with `--database-url`/`DATABASE_URL`, else one
+  /// SQLite file. A database that cannot be opened (a bad URL, a server that cannot be reached,
+  /// a file that is not a database) stops the server here, before it listens.
+  func openStorage(logger: Logger) async throws -> OpenedStorage {
+    let url = try resolved(databaseURL, "DATABASE_URL", valid: { !$0.isEmpty }, expected: "a URL")
+    guard let url else {
+      let path = try StorageLocation.databasePath(flag: database, fileName: "app-server.sqlite")
+      return .sqlite(try StorageLocation.open(path))
+    }
+    if database != nil || environment.string("APP_DATABASE") != nil {
+      throw ValidationError(
+        "Both a PostgreSQL URL (--database-url/DATABASE_URL) and an SQLite file (--database/APP_DATABASE) are given; keep one."
+      )
+    }
+    return .postgres(try await PostgresStorage.open(url: url, logger: logger))
   }
 
   /// Repeated flags, else a comma-separated variable; entries must be non-empty and plain.
@@ -141,6 +158,30 @@ extension AppServer {
       throw ValidationError("--random-number-source must be system or http")
     }
     return source
+  }
+}
+
+/// The storage the server opened, closed when it stops.
+enum OpenedStorage: CustomStringConvertible {
+  case sqlite(SQLiteStorage)
+  case postgres(PostgresStorage)
+
+  var storage: any AppStorage {
+    switch self {
+    case .sqlite(let storage): storage
+    case .postgres(let storage): storage
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .sqlite(let storage): storage.path
+    case .postgres(let storage): storage.url.description
+    }
+  }
+
+  func close() async {
+    if case .postgres(let storage) = self { await storage.close() }
   }
 }
 

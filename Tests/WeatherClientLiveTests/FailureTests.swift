@@ -1,9 +1,10 @@
 import FixtureServer
 import Foundation
-@testable import LiveHTTP
 import Testing
 import WeatherClient
 import WeatherClientLive
+
+@testable import LiveHTTP
 
 struct FailureTests {
   @Test func unreachableHostIsReported() async throws {

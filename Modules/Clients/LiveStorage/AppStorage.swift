@@ -1,12 +1,14 @@
 import Foundation
 
 /// Where the app keeps what must survive a restart: favorite episodes and settings, each
-/// belonging to an owner (the local profile in `app-cli`, a visitor in `app-server`).
+/// belonging to an owner (the local profile in `app-cli`, a visitor in `app-server`), and the
+/// saved state of `app-server`'s sessions.
 ///
 /// The live clients (`FavoriteClientLive`, `SettingsClientLive`) are written against this
-/// protocol; ``SQLiteStorage`` is the embedded implementation that needs nothing installed.
+/// protocol; ``SQLiteStorage`` is the embedded implementation that needs nothing installed, and
+/// `PostgresStorage` (module `LivePostgres`) the one several servers share.
 /// Every write is one transaction. A write whose task is cancelled before it commits throws
-/// `CancellationError` and changes nothing.
+/// `CancellationError` and changes nothing. Other failures throw ``StorageError``.
 public protocol AppStorage: Sendable {
   /// The ids of the owner's favorite episodes.
   func favorites(owner: String) async throws -> Set<UUID>
@@ -16,6 +18,32 @@ public protocol AppStorage: Sendable {
   func settings(owner: String) async throws -> [String: String]
   /// Replaces all of the owner's saved settings with `values`.
   func replaceSettings(_ values: [String: String], owner: String) async throws
+
+  /// The session saved under `id`, if any.
+  func savedSession(id: String) async throws -> SavedSession?
+  /// Saves a session's state under `id`, unless a newer revision of it is saved already (writes
+  /// that arrive out of order never go back in time).
+  func saveSession(_ session: SavedSession, id: String) async throws
+  /// Forgets the session saved under `id` (none is fine).
+  func deleteSession(id: String) async throws
+  /// Forgets every session saved before `date`; returns how many.
+  func deleteSessions(savedBefore date: Date) async throws -> Int
+}
+
+/// A session of `app-server` as it was last saved.
+public struct SavedSession: Equatable, Sendable {
+  /// Whose session it is: only this owner may resume it.
+  public var owner: String
+  /// The revision of the state, which grows with every change.
+  public var revision: Int
+  /// The state, encoded by the server (JSON).
+  public var state: Data
+
+  public init(owner: String, revision: Int, state: Data) {
+    self.owner = owner
+    self.revision = revision
+    self.state = state
+  }
 }
 
 /// A storage failure, worded for the person who has to act on it.

@@ -65,6 +65,19 @@ public final class SQLiteStorage: AppStorage {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("2 sessions") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE session (
+            id TEXT NOT NULL PRIMARY KEY,
+            owner TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            state BLOB NOT NULL,
+            saved_at REAL NOT NULL
+          ) WITHOUT ROWID;
+          CREATE INDEX session_saved_at ON session (saved_at);
+          """)
+    }
     return migrator
   }
 
@@ -116,6 +129,44 @@ public final class SQLiteStorage: AppStorage {
           sql: "INSERT INTO setting (owner, name, value) VALUES (?, ?, ?)",
           arguments: [owner, name, value])
       }
+    }
+  }
+
+  public func savedSession(id: String) async throws -> SavedSession? {
+    try await access { db in
+      try Row.fetchOne(
+        db, sql: "SELECT owner, revision, state FROM session WHERE id = ?", arguments: [id]
+      ).map { SavedSession(owner: $0["owner"], revision: $0["revision"], state: $0["state"]) }
+    }
+  }
+
+  public func saveSession(_ session: SavedSession, id: String) async throws {
+    try await access(writing: true) { db in
+      try db.execute(
+        sql: """
+          INSERT INTO session (id, owner, revision, state, saved_at) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (id) DO UPDATE SET
+            owner = excluded.owner, revision = excluded.revision, state = excluded.state,
+            saved_at = excluded.saved_at
+          WHERE session.revision < excluded.revision
+          """,
+        arguments: [
+          id, session.owner, session.revision, session.state, Date().timeIntervalSince1970,
+        ])
+    }
+  }
+
+  public func deleteSession(id: String) async throws {
+    try await access(writing: true) { db in
+      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+    }
+  }
+
+  public func deleteSessions(savedBefore date: Date) async throws -> Int {
+    try await access(writing: true) { db in
+      try db.execute(
+        sql: "DELETE FROM session WHERE saved_at < ?", arguments: [date.timeIntervalSince1970])
+      return db.changesCount
     }
   }
 

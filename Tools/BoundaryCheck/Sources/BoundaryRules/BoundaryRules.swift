@@ -137,7 +137,10 @@ public struct BoundaryRules: Sendable {
       if destination == interface { return nil }
       return "an offline module may depend only on its own interface (\(interface))"
     case .livePlumbing:
-      return "the live plumbing must depend on nothing of ours"
+      // Plumbing may build on plumbing (PostgreSQL storage implements LiveStorage's protocol),
+      // never on an interface, a feature or the runtime.
+      if destinationKind == .livePlumbing { return nil }
+      return "the live plumbing may depend only on other live plumbing"
     case .runtime:
       if destinationKind == .runtime { return nil }
       return "the runtime must depend on nothing of ours"

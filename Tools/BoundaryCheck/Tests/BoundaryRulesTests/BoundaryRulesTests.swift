@@ -56,7 +56,7 @@ struct BoundaryRulesTests {
     ),
     (
       "live-plumbing-depends-on-ours",
-      ["LiveHTTP -> WeatherClient: the live plumbing must depend on nothing of ours"]
+      ["LiveHTTP -> WeatherClient: the live plumbing may depend only on other live plumbing"]
     ),
     (
       "executable-depends-on-feature",

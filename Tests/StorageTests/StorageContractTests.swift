@@ -1,0 +1,118 @@
+import Foundation
+import LiveStorage
+import Testing
+
+/// What every `AppStorage` promises, checked on SQLite and on PostgreSQL alike.
+struct StorageContractTests {
+  @Test(arguments: Backend.available)
+  func favoritesAreKeptPerOwnerAndSurviveReopening(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let (functions, parsers) = (UUID(), UUID())
+      let storage = try await open()
+      try await storage.setFavorite(true, episode: functions, owner: "ada")
+      try await storage.setFavorite(true, episode: parsers, owner: "ada")
+      try await storage.setFavorite(true, episode: parsers, owner: "ada")  // already one
+      try await storage.setFavorite(false, episode: functions, owner: "ada")
+      try await storage.setFavorite(true, episode: functions, owner: "grace")
+      try await storage.setFavorite(false, episode: UUID(), owner: "grace")  // never one
+      let reopened = try await open()
+      #expect(try await reopened.favorites(owner: "ada") == [parsers])
+      #expect(try await reopened.favorites(owner: "grace") == [functions])
+      #expect(try await reopened.favorites(owner: "nobody") == [])
+    }
+  }
+
+  @Test(arguments: Backend.available)
+  func settingsAreReplacedAsAWhole(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      #expect(try await storage.settings(owner: "ada") == [:])
+      try await storage.replaceSettings(["displayName": "Ada", "digest": "weekly"], owner: "ada")
+      try await storage.replaceSettings(["displayName": "Grace 🧮 'quoted'"], owner: "grace")
+      try await storage.replaceSettings(["displayName": "Ada L."], owner: "ada")
+      #expect(try await storage.settings(owner: "ada") == ["displayName": "Ada L."])
+      #expect(
+        try await open().settings(owner: "grace") == ["displayName": "Grace 🧮 'quoted'"])
+    }
+  }
+
+  @Test(arguments: Backend.available)
+  func theSchemaIsMigratedOnce(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let first = try await open()
+      #expect(
+        try await backend.appliedMigrations(first) == ["1 favorites and settings", "2 sessions"])
+      try await first.setFavorite(true, episode: UUID(), owner: "ada")
+      let second = try await open()
+      #expect(
+        try await backend.appliedMigrations(second) == ["1 favorites and settings", "2 sessions"])
+      #expect(try await second.favorites(owner: "ada").count == 1)
+    }
+  }
+
+  @Test(arguments: Backend.available)
+  func aCancelledWriteStoresNothing(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      let episode = UUID()
+      let write = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        try await storage.setFavorite(true, episode: episode, owner: "ada")
+      }
+      await #expect(throws: CancellationError.self) { try await write.value }
+      #expect(try await storage.favorites(owner: "ada") == [])
+    }
+  }
+
+  @Test(arguments: Backend.available)
+  func concurrentWritesAreAllKept(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      let episodes = (0..<100).map { _ in UUID() }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for episode in episodes {
+          group.addTask { try await storage.setFavorite(true, episode: episode, owner: "ada") }
+        }
+        try await group.waitForAll()
+      }
+      #expect(try await storage.favorites(owner: "ada") == Set(episodes))
+    }
+  }
+
+  @Test(arguments: Backend.available)
+  func aSessionIsSavedAndOnlyANewerRevisionReplacesIt(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      #expect(try await storage.savedSession(id: "s1") == nil)
+      let first = SavedSession(owner: "visitor:a", revision: 3, state: Data("{\"n\":3}".utf8))
+      try await storage.saveSession(first, id: "s1")
+      try await storage.saveSession(
+        SavedSession(owner: "visitor:a", revision: 2, state: Data("old".utf8)), id: "s1")
+      #expect(try await open().savedSession(id: "s1") == first)
+      let newer = SavedSession(owner: "visitor:a", revision: 4, state: Data([0, 255, 10]))
+      try await storage.saveSession(newer, id: "s1")
+      try await storage.saveSession(
+        SavedSession(owner: "visitor:b", revision: 1, state: Data()), id: "s2")
+      #expect(try await open().savedSession(id: "s1") == newer)
+      try await storage.deleteSession(id: "s1")
+      try await storage.deleteSession(id: "never saved")
+      #expect(try await storage.savedSession(id: "s1") == nil)
+      #expect(try await storage.savedSession(id: "s2")?.owner == "visitor:b")
+    }
+  }
+
+  @Test(arguments: Backend.available)
+  func sessionsSavedBeforeADateAreForgotten(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      for id in ["a", "b"] {
+        try await storage.saveSession(
+          SavedSession(owner: "visitor:x", revision: 1, state: Data(id.utf8)), id: id)
+      }
+      #expect(
+        try await storage.deleteSessions(savedBefore: Date(timeIntervalSinceNow: -3_600)) == 0)
+      #expect(try await storage.deleteSessions(savedBefore: Date(timeIntervalSinceNow: 3_600)) == 2)
+      #expect(try await storage.savedSession(id: "a") == nil)
+    }
+  }
+}

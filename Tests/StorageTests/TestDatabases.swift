@@ -1,0 +1,117 @@
+import Foundation
+import LivePostgres
+import LiveStorage
+import Logging
+import PostgresNIO
+import Testing
+
+/// The PostgreSQL server the tests may use: `TEST_DATABASE_URL`, which `Tools/test-all` sets to
+/// a throwaway server it starts on 127.0.0.1. Each test gets a database of its own on it.
+enum TestPostgres {
+  static let url = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"]
+
+  static var isAvailable: Bool { url != nil }
+
+  /// Why PostgreSQL tests did not run.
+  static let skipReason: Comment =
+    "no PostgreSQL: set TEST_DATABASE_URL (Tools/test-all starts a server and sets it)"
+
+  /// Whether the run must have PostgreSQL (`Tools/test-all` without `--swift` says so).
+  static var isRequired: Bool {
+    ProcessInfo.processInfo.environment["APP_TEST_SERVICES"] == "required"
+  }
+
+  /// Creates an empty database, runs `body` with its URL, then drops it.
+  static func withDatabase<T>(_ body: (String) async throws -> T) async throws -> T {
+    let admin = try PostgresURL(try #require(url))
+    let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    try await execute("CREATE DATABASE \(name)", on: admin)
+    do {
+      let result = try await body(databaseURL(admin, name))
+      try await execute("DROP DATABASE \(name) WITH (FORCE)", on: admin)
+      return result
+    } catch {
+      try? await execute("DROP DATABASE \(name) WITH (FORCE)", on: admin)
+      throw error
+    }
+  }
+
+  /// Runs one statement as the test user, on the server's maintenance database.
+  static func execute(_ sql: String, on admin: PostgresURL) async throws {
+    let connection = try await PostgresConnection.connect(
+      configuration: PostgresConnection.Configuration(
+        host: admin.host, port: admin.port, username: admin.user, password: admin.password,
+        database: admin.database, tls: .disable),
+      id: 1, logger: Logger(label: "storage-tests"))
+    do {
+      try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "sql"))
+      try await connection.close()
+    } catch {
+      try? await connection.close()
+      throw error
+    }
+  }
+
+  static func databaseURL(_ admin: PostgresURL, _ database: String) -> String {
+    "postgres://\(admin.user)@\(admin.host):\(admin.port)/\(database)?sslmode=disable"
+  }
+}
+
+/// The two implementations of `AppStorage`, each test running on both (PostgreSQL when a server
+/// is available).
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  case sqlite, postgres
+
+  static var available: [Backend] { TestPostgres.isAvailable ? allCases : [.sqlite] }
+
+  var testDescription: String { rawValue }
+
+  /// Runs `body` with a function that opens the same, initially empty, database again each
+  /// time it is called (a restart).
+  func withStorage(
+    _ body: (_ open: @Sendable () async throws -> any AppStorage) async throws -> Void
+  ) async throws {
+    switch self {
+    case .sqlite:
+      let folder = FileManager.default.temporaryDirectory
+        .appending(path: "storage-tests-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let path = folder.appending(path: "nested/app.sqlite").path
+      try await body { try SQLiteStorage(path: path) }
+    case .postgres:
+      let opened = OpenedStorages()
+      try await TestPostgres.withDatabase { url in
+        do {
+          try await body {
+            let storage = try await PostgresStorage.open(url: url)
+            await opened.add(storage)
+            return storage
+          }
+        } catch {
+          await opened.closeAll()
+          throw error
+        }
+        await opened.closeAll()
+      }
+    }
+  }
+
+  /// The migrations a fresh database has, oldest first.
+  func appliedMigrations(_ storage: any AppStorage) async throws -> [String] {
+    switch storage {
+    case let storage as SQLiteStorage: try await storage.appliedMigrations()
+    case let storage as PostgresStorage: try await storage.appliedMigrations()
+    default: []
+    }
+  }
+}
+
+/// The PostgreSQL storages a test opened, closed when it ends.
+actor OpenedStorages {
+  private var storages: [PostgresStorage] = []
+  func add(_ storage: PostgresStorage) { storages.append(storage) }
+  func closeAll() async {
+    for storage in storages { await storage.close() }
+    storages = []
+  }
+}

@@ -102,15 +102,7 @@ extension AppServer {
     MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
     try await WebServer(
       configuration: configuration, logger: logger, metrics: metrics,
-      visitorData: { visitor in
-        let owner = "visitor:" + visitor.rawValue
-        let favoriteClient = FavoriteClient.live(storage: storage.storage, owner: owner)
-        let settingsClient = SettingsClient.live(storage: storage.storage, owner: owner)
-        return { values in
-          values.favoriteClient = favoriteClient
-          values.settingsClient = settingsClient
-        }
-      }
+      visitorData: storage.visitorData, archive: storage.sessionArchive
     ) { dependencies in
       dependencies.weatherClient = weatherClient
       dependencies.factClient = factClient
@@ -158,30 +150,6 @@ extension AppServer {
       throw ValidationError("--random-number-source must be system or http")
     }
     return source
-  }
-}
-
-/// The storage the server opened, closed when it stops.
-enum OpenedStorage: CustomStringConvertible {
-  case sqlite(SQLiteStorage)
-  case postgres(PostgresStorage)
-
-  var storage: any AppStorage {
-    switch self {
-    case .sqlite(let storage): storage
-    case .postgres(let storage): storage
-    }
-  }
-
-  var description: String {
-    switch self {
-    case .sqlite(let storage): storage.path
-    case .postgres(let storage): storage.url.description
-    }
-  }
-
-  func close() async {
-    if case .postgres(let storage) = self { await storage.close() }
   }
 }
 

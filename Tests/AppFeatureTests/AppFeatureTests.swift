@@ -116,6 +116,48 @@ struct AppFeatureTests {
     // Exhaustivity: no tick from a removed counter, no effect left running.
   }
 
+  @Test func aSnapshotKeepsCountersAndTabAndRestoreResumesTimersAndForgetsRequests() async {
+    let clock = TestClock()
+    let store = makeStore { $0.continuousClock = clock }
+    let snapshot = AppFeature.Snapshot(
+      counters: [
+        Counter.State(
+          id: UUID(7), count: 41, fact: "41 is prime.", isFactRequestInFlight: true,
+          isTimerOn: true),
+        Counter.State(id: UUID(8), count: -2, isRandomNumberRequestInFlight: true),
+        Counter.State(id: UUID(7), count: 999),  // a duplicate id: the first one stays
+      ],
+      selectedTab: .episodes)
+    await store.send(.restore(snapshot)) {
+      $0.counters = [
+        Counter.State(id: UUID(7), count: 41, fact: "41 is prime."),
+        Counter.State(id: UUID(8), count: -2),
+      ]
+      $0.selectedTab = .episodes
+    }
+    await store.receive(\.counters[id: UUID(7)].timerButtonTapped) {
+      $0.counters[id: UUID(7)]?.isTimerOn = true
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.counters[id: UUID(7)].timerTicked) {
+      $0.counters[id: UUID(7)]?.count = 42
+    }
+    #expect(store.state.snapshot.counters.map(\.count) == [42, -2])
+    #expect(store.state.snapshot.selectedTab == .episodes)
+    await store.send(\.counters[id: UUID(7)].timerButtonTapped) {
+      $0.counters[id: UUID(7)]?.isTimerOn = false
+    }
+  }
+
+  @Test func aSnapshotSurvivesJSON() throws {
+    let snapshot = AppFeature.State(
+      counters: [Counter.State(id: UUID(3), count: 5, isTimerOn: true)], selectedTab: .search
+    ).snapshot
+    let decoded = try JSONDecoder().decode(
+      AppFeature.Snapshot.self, from: JSONEncoder().encode(snapshot))
+    #expect(decoded == snapshot)
+  }
+
   @Test func headerShowsTheDisplayNameFromSettings() async {
     let store = makeStore()
     await store.send(\.settings.binding.displayName, " Blob ") {

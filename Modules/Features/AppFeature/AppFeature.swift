@@ -46,10 +46,29 @@ public struct AppFeature: Sendable {
       self.search.temperatureUnit = settings.temperatureUnit
     }
 
+    /// What of this state a server keeps to restore the app after a restart (``Snapshot``).
+    public var snapshot: Snapshot {
+      Snapshot(counters: Array(counters), selectedTab: selectedTab)
+    }
+
     /// The line at the top of every screen.
     public var header: String {
       let name = userName
       return name.isEmpty ? "Composable App" : "Hello, \(name)!"
+    }
+  }
+
+  /// What of the app survives a restart of the server that runs it: the counters (their counts,
+  /// facts and whether their timer runs) and the selected tab. Settings and favorites are not in
+  /// it: their clients keep them as they change. Requests in flight are not either: they are
+  /// simply gone (``Action/restore(_:)``).
+  public struct Snapshot: Codable, Equatable, Sendable {
+    public var counters: [Counter.State]
+    public var selectedTab: Tab
+
+    public init(counters: [Counter.State], selectedTab: Tab) {
+      self.counters = counters
+      self.selectedTab = selectedTab
     }
   }
 
@@ -76,6 +95,10 @@ public struct AppFeature: Sendable {
     case destination(PresentationAction<Destination.Action>)
     case episodes(Episodes.Action)
     case removeCounterButtonTapped(id: Counter.State.ID)
+    /// Puts back what a ``Snapshot`` kept: a front end that resumes a saved app sends it first,
+    /// then ``task`` (which loads what the clients kept). Requests that were in flight are
+    /// forgotten; timers that were running run again.
+    case restore(Snapshot)
     case search(Search.Action)
     case settings(Settings.Action)
     case tabSelected(Tab)
@@ -115,6 +138,25 @@ public struct AppFeature: Sendable {
         case .destination(.presented(.confirmRemoval(.remove(let id)))):
           state.counters.remove(id: id)
           return .none
+
+        case .restore(let snapshot):
+          var counters = IdentifiedArrayOf<Counter.State>()
+          var timers: [Counter.State.ID] = []
+          for var counter in snapshot.counters where counters[id: counter.id] == nil {
+            counter.isFactRequestInFlight = false
+            counter.isRandomNumberRequestInFlight = false
+            if counter.isTimerOn {
+              // Off until its own action starts the timer again, which turns it back on.
+              counter.isTimerOn = false
+              timers.append(counter.id)
+            }
+            counters.append(counter)
+          }
+          state.counters = counters
+          state.selectedTab = snapshot.selectedTab
+          state.destination = nil
+          return .merge(
+            timers.map { .send(.counters(.element(id: $0, action: .timerButtonTapped))) })
 
         case .tabSelected(let tab):
           state.selectedTab = tab

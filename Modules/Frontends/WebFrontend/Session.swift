@@ -1,6 +1,7 @@
 import AppFeature
 import ComposableArchitecture
 import Foundation
+import Logging
 import SearchFeature
 import Synchronization
 
@@ -11,6 +12,10 @@ public struct Snapshot: Codable, Equatable, Sendable {
   public var revision: Int
   /// The state.
   public var state: StateView
+  /// Which run of the session this is: a new value each time the session is created or
+  /// resumed from the archive (after a restart, on another server). Revisions are ordered within
+  /// a generation; a page that sees a new generation takes its snapshot whatever its revision.
+  public var generation: String
 }
 
 /// What a session pushes to the page's event stream.
@@ -43,29 +48,75 @@ final class Session: Sendable {
     var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
     var nextSubscriberID = 0
     var lastSnapshot: Snapshot?
+    /// The revision before the first snapshot: 0, or the saved revision of a resumed session.
+    var baseRevision: Int
+    var archiving: Archiving?
   }
+
+  /// What the session saves to its archive, and who waits for it.
+  private struct Archiving {
+    let archive: SessionArchive
+    let visitor: VisitorID
+    /// The last part of the state handed to the archive, with its revision.
+    var last: AppFeature.Snapshot?
+    var requestedRevision: Int
+    var savedRevision: Int
+    /// The newest state not yet taken by the writer.
+    var pending: (revision: Int, snapshot: AppFeature.Snapshot)?
+    var isWriting = false
+    var waiters: [Int: (revision: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    var nextWaiterID = 0
+  }
+
+  /// How the session begins: new, or resumed from what its archive saved.
+  enum Beginning {
+    case new
+    case resumed(revision: Int, AppFeature.Snapshot)
+  }
+
+  private let beginning: Beginning
+  private let generation = String(SessionID().rawValue.prefix(12))
+  private let logger: Logger
 
   init(
     id: SessionID,
     serial: Int,
     now: ContinuousClock.Instant,
+    beginning: Beginning = .new,
+    archive: (SessionArchive, VisitorID)? = nil,
+    logger: Logger = Logger(label: "web-frontend.sessions"),
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.id = id
     self.logName = "#\(serial)"
+    self.beginning = beginning
+    self.logger = logger
     let store = StoreActor(initialState: AppFeature.State()) {
       AppFeature()
     } withDependencies: {
       dependencies(&$0)
     }
-    self.bookkeeping = Mutex(Bookkeeping(store: store, lastActivity: now))
+    var baseRevision = 0
+    var archived: AppFeature.Snapshot?
+    if case .resumed(let revision, let snapshot) = beginning {
+      (baseRevision, archived) = (revision, snapshot)
+    }
+    self.bookkeeping = Mutex(
+      Bookkeeping(
+        store: store, lastActivity: now, baseRevision: baseRevision,
+        archiving: archive.map { archive, visitor in
+          Archiving(
+            archive: archive, visitor: visitor, last: archived, requestedRevision: baseRevision,
+            savedRevision: baseRevision)
+        }))
   }
 
-  /// Loads what the visitor kept (favorites, settings), then publishes the state and starts
-  /// publishing every change; returns the first snapshot.
+  /// Loads what the visitor kept (favorites, settings) — after putting back the saved state of a
+  /// resumed session — then publishes the state and starts publishing every change; returns the
+  /// first snapshot.
   func start() async throws(APIError) -> Snapshot {
     guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
-    await Self.loadKeptData(store)
+    await Self.begin(store, with: beginning)
     let observation = await Self.attach(self, to: store)
     bookkeeping.withLock { $0.observation = observation }
     guard let snapshot else { throw APIError.unknownSession }
@@ -73,8 +124,17 @@ final class Session: Sendable {
   }
 
   /// A failed load is in the state (and shown); the session starts either way.
-  private static func loadKeptData(_ store: isolated StoreActorOf<AppFeature>) async {
-    await store.send(.task).finish()
+  private static func begin(
+    _ store: isolated StoreActorOf<AppFeature>, with beginning: Beginning
+  ) async {
+    switch beginning {
+    case .new:
+      await store.send(.task).finish()
+    case .resumed(_, let snapshot):
+      // Not awaited to the end: a timer that runs again never finishes.
+      store.send(.restore(snapshot))
+      await store.send(.task).finish()
+    }
   }
 
   private static func attach(
@@ -105,11 +165,90 @@ final class Session: Sendable {
   ///
   /// - Throws: ``APIError`` (422/409) when the action names something that does not exist;
   ///   nothing is sent then.
-  func perform(_ action: UserAction) async throws(APIError) -> Snapshot {
+  ///
+  /// With an archive, the answer waits until the state the action produced is saved (at most
+  /// `archiveTimeout`), so what the visitor sees acknowledged survives a crash.
+  func perform(
+    _ action: UserAction, archiveTimeout: Duration = .seconds(2)
+  ) async throws(APIError) -> Snapshot {
     guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
     try await Self.apply(action, to: store)
+    await waitUntilArchived(timeout: archiveTimeout)
     guard let snapshot else { throw APIError.unknownSession }
     return snapshot
+  }
+
+  /// Returns once every state handed to the archive so far is saved (or failed to be), or after
+  /// `timeout`; at once without an archive.
+  func waitUntilArchived(timeout: Duration) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let waiterID = bookkeeping.withLock { state -> Int? in
+        guard var archiving = state.archiving,
+          archiving.savedRevision < archiving.requestedRevision
+        else { return nil }
+        let waiterID = archiving.nextWaiterID
+        archiving.nextWaiterID += 1
+        archiving.waiters[waiterID] = (archiving.requestedRevision, continuation)
+        state.archiving = archiving
+        return waiterID
+      }
+      guard let waiterID else {
+        continuation.resume()
+        return
+      }
+      Task { [weak self] in
+        try? await Task.sleep(for: timeout)
+        let late = self?.bookkeeping.withLock {
+          $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
+        }
+        late?.resume()
+      }
+    }
+  }
+
+  /// Saves states handed to the archive, newest first, one write at a time, until none waits.
+  private func writeArchive() async {
+    while let (archive, entry) = nextArchiveWrite() {
+      do {
+        try await archive.save(id, entry)
+      } catch {
+        logger.warning(
+          "Session state not saved",
+          metadata: ["session": "\(logName)", "error": "\(error.localizedDescription)"])
+      }
+      // A failed write releases its waiters too: the answer goes out, the state stays in memory.
+      for continuation in archiveWritten(revision: entry.revision) { continuation.resume() }
+    }
+  }
+
+  /// The newest state waiting to be saved, taken; `nil` (and the writer stops) when none waits.
+  private func nextArchiveWrite() -> (SessionArchive, SessionArchive.Entry)? {
+    bookkeeping.withLock { state -> (SessionArchive, SessionArchive.Entry)? in
+      guard var archiving = state.archiving else { return nil }
+      defer { state.archiving = archiving }
+      let pending = archiving.pending
+      archiving.pending = nil
+      guard let pending, let data = try? pending.snapshot.archived() else {
+        archiving.isWriting = false
+        return nil
+      }
+      let entry = SessionArchive.Entry(
+        visitor: archiving.visitor, revision: pending.revision, state: data)
+      return (archiving.archive, entry)
+    }
+  }
+
+  /// Records that `revision` is saved; returns the waiters it releases.
+  private func archiveWritten(revision: Int) -> [CheckedContinuation<Void, Never>] {
+    bookkeeping.withLock { state -> [CheckedContinuation<Void, Never>] in
+      guard var archiving = state.archiving else { return [] }
+      defer { state.archiving = archiving }
+      archiving.savedRevision = max(archiving.savedRevision, revision)
+      let saved = archiving.savedRevision
+      let done = archiving.waiters.filter { $0.value.revision <= saved }
+      for waiterID in done.keys { archiving.waiters[waiterID] = nil }
+      return done.values.map { $0.continuation }
+    }
   }
 
   /// Checks the action against the state and sends it, in one step on the store's actor.
@@ -171,16 +310,32 @@ final class Session: Sendable {
 
   /// Gives `state` the next revision and sends it to every event stream, if its view changed.
   /// Called on the store's actor, so revisions follow the order of changes.
+  ///
+  /// When the part of the state the archive keeps changed, it is handed to the archive writer.
   private func publish(_ state: AppFeature.State) {
     let view = StateView(state)
-    bookkeeping.withLock { bookkeeping in
-      guard bookkeeping.store != nil, view != bookkeeping.lastSnapshot?.state else { return }
+    let startsWriter = bookkeeping.withLock { bookkeeping -> Bool in
+      guard bookkeeping.store != nil, view != bookkeeping.lastSnapshot?.state else { return false }
       let snapshot = Snapshot(
-        revision: (bookkeeping.lastSnapshot?.revision ?? 0) + 1, state: view)
+        revision: (bookkeeping.lastSnapshot?.revision ?? bookkeeping.baseRevision) + 1,
+        state: view, generation: generation)
       bookkeeping.lastSnapshot = snapshot
       for subscriber in bookkeeping.subscribers.values {
         subscriber.yield(.state(snapshot))
       }
+      guard var archiving = bookkeeping.archiving else { return false }
+      let kept = state.snapshot
+      guard kept != archiving.last else { return false }
+      defer { bookkeeping.archiving = archiving }
+      archiving.last = kept
+      archiving.pending = (snapshot.revision, kept)
+      archiving.requestedRevision = snapshot.revision
+      guard !archiving.isWriting else { return false }
+      archiving.isWriting = true
+      return true
+    }
+    if startsWriter {
+      Task { await self.writeArchive() }
     }
   }
 }

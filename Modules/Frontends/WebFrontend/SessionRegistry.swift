@@ -1,3 +1,4 @@
+import AppFeature
 import ComposableArchitecture
 import Foundation
 import Logging
@@ -41,18 +42,22 @@ public final class SessionRegistry: Sendable {
     public var maximumEventStreamsPerSession: Int
     /// How long a session must have had no request before it may be evicted for a new one.
     public var minimumIdleBeforeEviction: Duration
+    /// With an archive: the longest an action's answer waits for its state to be saved.
+    public var archiveTimeout: Duration
 
     /// Creates limits; the defaults suit a small deployment.
     public init(
       idleTimeout: Duration = .seconds(30 * 60),
       maximumSessionCount: Int = 1_000,
       maximumEventStreamsPerSession: Int = 4,
-      minimumIdleBeforeEviction: Duration = .seconds(60)
+      minimumIdleBeforeEviction: Duration = .seconds(60),
+      archiveTimeout: Duration = .seconds(2)
     ) {
       self.idleTimeout = idleTimeout
       self.maximumSessionCount = maximumSessionCount
       self.maximumEventStreamsPerSession = maximumEventStreamsPerSession
       self.minimumIdleBeforeEviction = minimumIdleBeforeEviction
+      self.archiveTimeout = archiveTimeout
     }
   }
 
@@ -62,11 +67,14 @@ public final class SessionRegistry: Sendable {
   public let metrics: ServerMetrics
   private let dependencies: DependencyOverrides
   private let visitorData: VisitorData?
+  private let archive: SessionArchive?
   private let logger: Logger
   private let table = Mutex(Table())
 
   private struct Table {
     var sessions: [SessionID: Session] = [:]
+    /// Sessions being resumed from the archive: a second request for one waits for the first.
+    var resuming: [SessionID: Task<Void, Never>] = [:]
     var isClosed = false
     var createdCount = 0
   }
@@ -77,6 +85,9 @@ public final class SessionRegistry: Sendable {
   ///   - visitorData: the clients that keep a visitor's favorites and settings, applied after
   ///     `dependencies` to the sessions of a known visitor; without it (or without a visitor) a
   ///     session keeps its data in memory, for its own lifetime.
+  ///   - archive: where the sessions of visitors are saved, to be resumed after a restart or by
+  ///     another instance (``SessionArchive``); without it, a session lives and dies with this
+  ///     registry.
   ///   - dependencies: applied to every session's store: the live clients of the executable, or
   ///     test doubles. It runs once per session.
   public init(
@@ -84,12 +95,14 @@ public final class SessionRegistry: Sendable {
     logger: Logger = Logger(label: "web-frontend.sessions"),
     metrics: ServerMetrics = ServerMetrics(),
     visitorData: VisitorData? = nil,
+    archive: SessionArchive? = nil,
     dependencies: @escaping DependencyOverrides
   ) {
     self.configuration = configuration
     self.metrics = metrics
     self.logger = logger
     self.visitorData = visitorData
+    self.archive = archive
     self.dependencies = dependencies
   }
 
@@ -124,6 +137,92 @@ public final class SessionRegistry: Sendable {
   func create(
     for visitor: VisitorID? = nil, now: ContinuousClock.Instant = .now
   ) async throws(APIError) -> (SessionID, Snapshot) {
+    let session = try insertSession(id: SessionID(), for: visitor, beginning: .new, now: now)
+    logger.info(
+      "Session created", metadata: ["session": "\(session.logName)", "count": "\(count)"])
+    return (session.id, try await session.start())
+  }
+
+  /// Makes sure the session `id` is live here: a session this registry does not have, but the
+  /// archive saved for this `visitor`, is resumed (a restart, or another instance served it). A
+  /// session saved for another visitor is not. Throws 503 when the archive cannot be read.
+  func resume(
+    _ id: String, visitor: VisitorID?, now: ContinuousClock.Instant = .now
+  ) async throws(APIError) {
+    guard let archive, let sessionID = SessionID(id) else { return }
+    let resuming = try table.withLock { table throws(APIError) -> Task<Void, Never>? in
+      guard table.sessions[sessionID] == nil else { return nil }
+      // Draining: the visitor's next try reaches another instance, which resumes the session.
+      guard !table.isClosed else {
+        throw APIError(.serviceUnavailable, "the server is shutting down; try again")
+      }
+      if let running = table.resuming[sessionID] { return running }
+      let task = Task { await self.resumeFromArchive(sessionID, visitor: visitor, archive, now) }
+      table.resuming[sessionID] = task
+      return task
+    }
+    await resuming?.value
+    if archiveUnavailable.withLock({ $0.remove(sessionID) != nil }) {
+      throw APIError(
+        .serviceUnavailable, "saved sessions cannot be read right now; try again",
+        headers: [.retryAfter: "5"])
+    }
+  }
+
+  /// The sessions whose last resume failed because the archive could not be read.
+  private let archiveUnavailable = Mutex(Set<SessionID>())
+
+  private func resumeFromArchive(
+    _ id: SessionID, visitor: VisitorID?, _ archive: SessionArchive,
+    _ now: ContinuousClock.Instant
+  ) async {
+    defer { table.withLock { _ = $0.resuming.removeValue(forKey: id) } }
+    let entry: SessionArchive.Entry?
+    do {
+      entry = try await archive.load(id)
+    } catch {
+      logger.warning(
+        "Saved session could not be read", metadata: ["error": "\(error.localizedDescription)"])
+      archiveUnavailable.withLock { _ = $0.insert(id) }
+      return
+    }
+    guard let entry else { return }
+    guard entry.visitor == visitor else {
+      logger.notice("Saved session requested by another visitor; refused")
+      return
+    }
+    let snapshot: AppFeature.Snapshot
+    do {
+      snapshot = try AppFeature.Snapshot(archived: entry.state)
+    } catch {
+      logger.warning(
+        "Saved session is unreadable; forgotten",
+        metadata: ["error": "\(String(describing: error).prefix(200))"])
+      try? await archive.delete(id)
+      return
+    }
+    do {
+      let session = try insertSession(
+        id: id, for: entry.visitor, beginning: .resumed(revision: entry.revision, snapshot),
+        now: now)
+      _ = try await session.start()
+      logger.info(
+        "Session resumed",
+        metadata: [
+          "session": "\(session.logName)", "revision": "\(entry.revision)",
+          "count": "\(count)",
+        ])
+    } catch {
+      logger.notice("Saved session not resumed", metadata: ["reason": "\(error.message)"])
+    }
+  }
+
+  /// Adds a session (ending the least recently used idle one when full); throws 503 when every
+  /// session is in use or the server is shutting down.
+  private func insertSession(
+    id: SessionID, for visitor: VisitorID?, beginning: Session.Beginning,
+    now: ContinuousClock.Instant
+  ) throws(APIError) -> Session {
     let dependencies: DependencyOverrides
     if let visitor, let kept = visitorData?(visitor) {
       dependencies = { [base = self.dependencies] values in
@@ -151,21 +250,21 @@ public final class SessionRegistry: Sendable {
         table.sessions[idle.id] = nil
         evicted = idle
       }
-      let id = SessionID()
       table.createdCount += 1
       let session = Session(
-        id: id, serial: table.createdCount, now: now, dependencies: dependencies)
+        id: id, serial: table.createdCount, now: now, beginning: beginning,
+        archive: archive.flatMap { archive in visitor.map { (archive, $0) } },
+        logger: logger, dependencies: dependencies)
       table.sessions[id] = session
       metrics.sessionsCreated.increment()
       return (session, evicted)
     }
     if let evicted {
+      // Its saved state stays: the visitor who comes back resumes it.
       evicted.end()
       logger.info("Session evicted to make room", metadata: ["session": "\(evicted.logName)"])
     }
-    logger.info(
-      "Session created", metadata: ["session": "\(created.logName)", "count": "\(count)"])
-    return (created.id, try await created.start())
+    return created
   }
 
   /// The view of a session, marking it active.
@@ -179,7 +278,7 @@ public final class SessionRegistry: Sendable {
   func perform(
     _ action: UserAction, in id: String, now: ContinuousClock.Instant = .now
   ) async throws(APIError) -> Snapshot {
-    try await session(id, now: now).perform(action)
+    try await session(id, now: now).perform(action, archiveTimeout: configuration.archiveTimeout)
   }
 
   /// Opens an event stream on a session.
@@ -202,8 +301,50 @@ public final class SessionRegistry: Sendable {
       let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
     else { throw APIError.unknownSession }
     session.end()
+    forget(session)
     logger.info(
       "Session ended", metadata: ["session": "\(session.logName)", "count": "\(count)"])
+  }
+
+  /// Deletes an ended session's saved state, once its last write is done.
+  private func forget(_ session: Session) {
+    guard let archive else { return }
+    Task { [configuration, logger] in
+      await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+      do {
+        try await archive.delete(session.id)
+      } catch {
+        logger.warning(
+          "Saved session not deleted", metadata: ["error": "\(error.localizedDescription)"])
+      }
+    }
+  }
+
+  /// Waits until every session's latest state is saved (at most the archive timeout): for a
+  /// graceful shutdown, before ``endAll()``.
+  public func saveAll() async {
+    let sessions = table.withLock { Array($0.sessions.values) }
+    await withTaskGroup(of: Void.self) { group in
+      for session in sessions {
+        group.addTask { [configuration] in
+          await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+        }
+      }
+    }
+  }
+
+  /// Forgets the saved sessions nobody asked for within the idle timeout; returns how many.
+  @discardableResult
+  public func pruneArchive(now: Date = Date()) async -> Int {
+    guard let archive else { return 0 }
+    let limit = configuration.idleTimeout.components.seconds
+    do {
+      return try await archive.prune(now.addingTimeInterval(-TimeInterval(limit)))
+    } catch {
+      logger.warning(
+        "Saved sessions not pruned", metadata: ["error": "\(error.localizedDescription)"])
+      return 0
+    }
   }
 
   // MARK: Housekeeping
@@ -220,7 +361,10 @@ public final class SessionRegistry: Sendable {
       for session in expired { table.sessions[session.id] = nil }
       return expired
     }
-    for session in expired { session.end() }
+    for session in expired {
+      session.end()
+      forget(session)
+    }
     if !expired.isEmpty {
       logger.info(
         "Sessions expired", metadata: ["expired": "\(expired.count)", "count": "\(count)"])
@@ -279,6 +423,7 @@ public final class SessionRegistry: Sendable {
     }
     if isExpired {
       session.end()
+      forget(session)
       throw APIError.unknownSession
     }
     return session

@@ -29,9 +29,11 @@ public struct SessionSweeper: Service {
         }
         registry.expireIdleSessions()
         registry.sendKeepAlive()
+        await registry.pruneArchive()
       }
     }
-    logger.info("Shutting down: ending every session")
+    logger.info("Shutting down: saving and ending every session")
+    await registry.saveAll()
     registry.endAll()
   }
 }

@@ -97,8 +97,7 @@ public enum WebRoutes {
     router.post("/api/session") { request, context in
       try limits.admitSessionCreation(request, context: context)
       // A visitor keeps its id; a missing or malformed one is replaced by a new one.
-      let visitor =
-        request.cookies[visitorCookieName].flatMap { VisitorID($0.value) } ?? VisitorID()
+      let visitor = visitor(of: request) ?? VisitorID()
       let (id, snapshot) = try await registry.create(for: visitor)
       var response = try json(snapshot, status: .created)
       response.setCookie(sessionCookie(id.rawValue, security: security))
@@ -108,6 +107,7 @@ public enum WebRoutes {
 
     router.get("/api/session/state") { request, _ in
       let id = try sessionID(of: request)
+      try await registry.resume(id, visitor: visitor(of: request))
       return try json(try registry.snapshot(of: id))
     }
 
@@ -115,6 +115,7 @@ public enum WebRoutes {
       let id = try sessionID(of: request)
       try limits.admitAction(request, context: context)
       // An unknown session is reported before the body is even read.
+      try await registry.resume(id, visitor: visitor(of: request))
       guard registry.contains(id) else { throw APIError.unknownSession }
       try requireJSON(request)
       let body = try await readBody(request)
@@ -141,6 +142,7 @@ public enum WebRoutes {
       let stream = try limits.openEventStream(request, context: context)
       let events: AsyncStream<SessionEvent>
       do {
+        try await registry.resume(id, visitor: visitor(of: request))
         events = try registry.subscribe(to: id)
       } catch {
         stream.close()
@@ -197,6 +199,11 @@ public enum WebRoutes {
       throw APIError.noSession
     }
     return value
+  }
+
+  /// The visitor the request's cookie names, if it names one.
+  private static func visitor(of request: Request) -> VisitorID? {
+    request.cookies[visitorCookieName].flatMap { VisitorID($0.value) }
   }
 
   /// Only `application/json` bodies (UTF-8, the only charset JSON has) are read.

@@ -73,6 +73,7 @@ public struct WebServer: Sendable {
   let metrics: ServerMetrics
   let dependencies: @Sendable (inout DependencyValues) -> Void
   let visitorData: SessionRegistry.VisitorData?
+  let archive: SessionArchive?
 
   /// Creates a server.
   ///
@@ -81,18 +82,21 @@ public struct WebServer: Sendable {
   ///     its registry, so that the live clients' counters appear there.
   ///   - visitorData: the clients that keep each visitor's favorites and settings (the
   ///     executable's storage); without it, each session keeps them in memory for its lifetime.
+  ///   - archive: where sessions are saved to survive a restart and move between instances.
   ///   - dependencies: applied to every session's store (live clients, clock, …).
   public init(
     configuration: Configuration,
     logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
     visitorData: SessionRegistry.VisitorData? = nil,
+    archive: SessionArchive? = nil,
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.configuration = configuration
     self.logger = logger
     self.metrics = metrics
     self.visitorData = visitorData
+    self.archive = archive
     self.dependencies = dependencies
   }
 
@@ -148,6 +152,7 @@ public struct WebServer: Sendable {
     let registry = SessionRegistry(
       configuration: configuration.sessions, logger: logger, metrics: metrics,
       visitorData: visitorData,
+      archive: archive,
       dependencies: { values in
         values.favoriteClient =
           failureRate.map { .simulated(failureRate: $0) } ?? .inMemory()

@@ -1,5 +1,8 @@
 let hasSession = false;
 let revision = 0;
+// A session resumed elsewhere (a restarted or another server) starts a new generation, whose
+// revisions are compared among themselves only.
+let generation = null;
 let state = null;
 let events = null;
 
@@ -15,7 +18,9 @@ function showBanner(message, canRestart) {
 function hideBanner() { $("banner").classList.remove("shown"); }
 
 function accept(snapshot) {
-  if (!snapshot || snapshot.revision < revision) return;
+  if (!snapshot) return;
+  if (snapshot.generation === generation && snapshot.revision < revision) return;
+  generation = snapshot.generation;
   revision = snapshot.revision;
   state = snapshot.state;
   render(state);
@@ -25,6 +30,7 @@ function accept(snapshot) {
 async function start() {
   hasSession = false;
   revision = 0;
+  generation = null;
   if (events) { events.close(); events = null; }
   try {
     let response = await fetch(api("/state"));
@@ -50,13 +56,26 @@ function listen() {
   events = new EventSource(api("/events"));
   events.addEventListener("state", (event) => accept(JSON.parse(event.data)));
   events.onopen = () => { $("connection").textContent = "live"; };
-  events.onerror = async () => {
+  events.onerror = () => {
     $("connection").textContent = "reconnecting…";
-    if (events && events.readyState === EventSource.CLOSED) {
-      const response = await fetch(api("/state")).catch(() => null);
-      if (response && response.status === 404) expired();
-    }
+    if (events && events.readyState === EventSource.CLOSED) resume();
   };
+}
+
+// The stream was refused (the server restarted, or the balancer moved this browser to another
+// server, which resumes the saved session): read the state again, then listen again; retry while
+// no server answers.
+async function resume() {
+  if (events) { events.close(); events = null; }
+  const response = await fetch(api("/state")).catch(() => null);
+  if (response && response.status === 404) { expired(); return; }
+  if (response && response.ok) {
+    accept(await response.json());
+    hideBanner();
+    listen();
+    return;
+  }
+  setTimeout(resume, 1000);
 }
 
 function expired() {

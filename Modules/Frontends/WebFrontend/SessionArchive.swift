@@ -1,0 +1,88 @@
+import AppFeature
+import Foundation
+import Synchronization
+
+/// Where sessions are saved so that they outlive the server process: a restart, a crash, or the
+/// visitor moving to another instance behind a load balancer all resume the same app.
+///
+/// A session saves its ``AppFeature/Snapshot`` (counters, selected tab) with the revision it had,
+/// every time that part changes — writes are coalesced: while one is on its way, only the newest
+/// state waits for the next — and an action's response waits until the state it produced is
+/// saved (up to ``SessionRegistry/Configuration/archiveTimeout``), so whatever a visitor saw
+/// acknowledged survives a crash. A request naming a session this process does not have looks it
+/// up here, and resumes it only for the visitor it belongs to.
+///
+/// The executable provides the storage (`app-server` uses the same database as favorites and
+/// settings); ``inMemory()`` serves tests.
+public struct SessionArchive: Sendable {
+  /// One saved session.
+  public struct Entry: Equatable, Sendable {
+    /// Whose session it is: only a request with this visitor cookie resumes it.
+    public var visitor: VisitorID
+    /// The revision the state had when saved.
+    public var revision: Int
+    /// The state, as JSON (``AppFeature/Snapshot``).
+    public var state: Data
+
+    public init(visitor: VisitorID, revision: Int, state: Data) {
+      self.visitor = visitor
+      self.revision = revision
+      self.state = state
+    }
+  }
+
+  /// The entry saved for a session id, if any.
+  public var load: @Sendable (_ session: SessionID) async throws -> Entry?
+  /// Saves an entry, unless a newer revision of that session is saved already.
+  public var save: @Sendable (_ session: SessionID, _ entry: Entry) async throws -> Void
+  /// Forgets a session (the visitor ended it, or it expired).
+  public var delete: @Sendable (_ session: SessionID) async throws -> Void
+  /// Forgets every session saved before a date; returns how many.
+  public var prune: @Sendable (_ savedBefore: Date) async throws -> Int
+
+  public init(
+    load: @escaping @Sendable (SessionID) async throws -> Entry?,
+    save: @escaping @Sendable (SessionID, Entry) async throws -> Void,
+    delete: @escaping @Sendable (SessionID) async throws -> Void,
+    prune: @escaping @Sendable (Date) async throws -> Int
+  ) {
+    self.load = load
+    self.save = save
+    self.delete = delete
+    self.prune = prune
+  }
+
+  /// An archive in this process's memory: what a restart of the registry (not of the process)
+  /// resumes from. For tests.
+  public static func inMemory() -> SessionArchive {
+    let entries = Mutex<[SessionID: (entry: Entry, savedAt: Date)]>([:])
+    return SessionArchive(
+      load: { id in entries.withLock { $0[id]?.entry } },
+      save: { id, entry in
+        entries.withLock { entries in
+          if let saved = entries[id], saved.entry.revision >= entry.revision { return }
+          entries[id] = (entry, Date())
+        }
+      },
+      delete: { id in entries.withLock { _ = $0.removeValue(forKey: id) } },
+      prune: { date in
+        entries.withLock { entries in
+          let old = entries.filter { $0.value.savedAt < date }.keys
+          for id in old { entries[id] = nil }
+          return old.count
+        }
+      })
+  }
+}
+
+extension AppFeature.Snapshot {
+  /// The JSON an archive keeps.
+  func archived() throws -> Data {
+    try JSONEncoder().encode(self)
+  }
+
+  /// Reads what ``archived()`` wrote.
+  init(archived data: Data) throws {
+    self = try JSONDecoder().decode(Self.self, from: data)
+  }
+}

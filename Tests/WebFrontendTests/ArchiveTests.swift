@@ -1,0 +1,222 @@
+import ComposableArchitecture
+import FavoriteClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SettingsClient
+import Testing
+import WebFrontend
+
+/// Sessions saved to a `SessionArchive` and resumed by another registry (a restarted server, or
+/// another instance sharing the archive), for their visitor only.
+@MainActor
+struct ArchiveTests {
+  /// A registry saving to `archive`, on `clock`, with new counter ids from `seed`.
+  func makeArchivingRegistry(
+    _ archive: SessionArchive, clock: TestClock<Duration> = TestClock(), seed: Int = 0,
+    archiveTimeout: Duration = .seconds(30)
+  ) -> SessionRegistry {
+    let ids = LockIsolated(seed)
+    return SessionRegistry(
+      configuration: .init(archiveTimeout: archiveTimeout),
+      logger: quietLogger,
+      archive: archive,
+      dependencies: {
+        $0.uuid = UUIDGenerator {
+          ids.withValue { id in
+            defer { id += 1 }
+            return UUID(id)
+          }
+        }
+        $0.continuousClock = clock
+        $0.favoriteClient = .inMemory()
+        $0.settingsClient = .inMemory()
+      })
+  }
+
+  /// A session of a new visitor: its id and the visitor's cookie value.
+  nonisolated func createSession(
+    _ client: some TestClientProtocol
+  ) async throws -> (id: String, visitor: String) {
+    let response = try await client.call(.post, "/api/session")
+    #expect(response.status == .created)
+    let cookies = response.headers[values: .setCookie]
+    func value(_ name: String) throws -> String {
+      let cookie = try #require(cookies.first { $0.hasPrefix(name + "=") })
+      return String(cookie.dropFirst(name.count + 1).prefix { $0 != ";" })
+    }
+    return (try value("session"), try value("visitor"))
+  }
+
+  nonisolated func cookies(_ session: (id: String, visitor: String)) -> HTTPFields {
+    [.cookie: "session=\(session.id); visitor=\(session.visitor)"]
+  }
+
+  /// Sends an action with both cookies; the response.
+  nonisolated func send(
+    _ action: UserAction, _ session: (id: String, visitor: String),
+    _ client: some TestClientProtocol
+  ) async throws -> TestResponse {
+    var headers = cookies(session)
+    headers[.contentType] = "application/json"
+    return try await client.call(
+      .post, "/api/session/actions", headers: headers,
+      body: ByteBuffer(bytes: try JSONEncoder().encode(action)))
+  }
+
+  nonisolated func state(
+    _ session: (id: String, visitor: String), _ client: some TestClientProtocol
+  ) async throws -> TestResponse {
+    try await client.call(.get, "/api/session/state", headers: cookies(session))
+  }
+
+  @Test func anAcknowledgedActionIsSavedAndAnotherServerResumesTheSession() async throws {
+    let archive = SessionArchive.inMemory()
+    let first = makeArchivingRegistry(archive)
+    let (session, lastSeen) = try await makeApplication(first).test(.router) { client in
+      let session = try await createSession(client)
+      for action: UserAction in [
+        .incrementCounter(id: firstCounter), .incrementCounter(id: firstCounter), .addCounter,
+        .selectTab(.settings),
+      ] {
+        #expect(try await send(action, session, client).status == .ok)
+      }
+      // Acknowledged, hence saved: the archive has the revision the visitor last saw.
+      let lastSeen: SessionResponse = try decodeBody(try await state(session, client))
+      let id = try #require(SessionID(session.id))
+      let saved = try #require(try await archive.load(id))
+      #expect(saved.revision == lastSeen.revision)
+      return (session, lastSeen)
+    }
+    // The first server is gone without a word (nothing more saved); another one shares the archive.
+    let second = makeArchivingRegistry(archive, seed: 100)
+    try await makeApplication(second).test(.router) { client in
+      let response = try await state(session, client)
+      #expect(response.status == .ok)
+      let resumed: SessionResponse = try decodeBody(response)
+      #expect(resumed.state.counters.map(\.count) == [2, 0])
+      #expect(resumed.state.counters.map(\.id) == lastSeen.state.counters.map(\.id))
+      #expect(resumed.state.selectedTab == "settings")
+      #expect(resumed.revision > lastSeen.revision)
+      #expect(resumed.generation != lastSeen.generation)
+      // It goes on where it was.
+      let after: SessionResponse = try decodeBody(
+        try await send(.incrementCounter(id: firstCounter), session, client))
+      #expect(after.state.counters.first?.count == 3)
+    }
+  }
+
+  @Test func anotherVisitorCannotResumeASession() async throws {
+    let archive = SessionArchive.inMemory()
+    let session = try await makeApplication(makeArchivingRegistry(archive)).test(.router) {
+      client in
+      let session = try await createSession(client)
+      _ = try await send(.incrementCounter(id: firstCounter), session, client)
+      return session
+    }
+    try await makeApplication(makeArchivingRegistry(archive)).test(.router) { client in
+      let stranger = (id: session.id, visitor: VisitorID().rawValue)
+      #expect(try await state(stranger, client).status == .notFound)
+      #expect(try await send(.addCounter, stranger, client).status == .notFound)
+      let noVisitor = try await client.call(.get, "/api/session/state", session: session.id)
+      #expect(noVisitor.status == .notFound)
+      // The owner still can, afterwards.
+      #expect(try await state(session, client).status == .ok)
+    }
+  }
+
+  @Test func aRunningTimerRunsAgainAfterTheResume() async throws {
+    let archive = SessionArchive.inMemory()
+    let session = try await makeApplication(makeArchivingRegistry(archive)).test(.router) {
+      client in
+      let session = try await createSession(client)
+      _ = try await send(.toggleTimer(id: firstCounter), session, client)
+      return session
+    }
+    let clock = TestClock()
+    try await makeApplication(makeArchivingRegistry(archive, clock: clock)).test(.router) {
+      client in
+      let resumed: SessionResponse = try decodeBody(try await state(session, client))
+      #expect(resumed.state.counters.first?.isTimerOn == true)
+      for tick in 1...3 {
+        try await waitForSleeper(on: clock)
+        await clock.advance(by: .seconds(1))
+        try await waitUntil {
+          guard let response = try? await state(session, client),
+            let view = try? JSONDecoder().decode(
+              SessionResponse.self, from: Data(response.body.readableBytesView))
+          else { return false }
+          return view.state.counters.first?.count == tick
+        }
+      }
+    }
+  }
+
+  @Test func aSessionTheVisitorEndedIsNotResumed() async throws {
+    let archive = SessionArchive.inMemory()
+    let registry = makeArchivingRegistry(archive)
+    let session = try await makeApplication(registry).test(.router) { client in
+      let session = try await createSession(client)
+      _ = try await send(.addCounter, session, client)
+      let ended = try await client.call(.delete, "/api/session", headers: cookies(session))
+      #expect(ended.status == .noContent)
+      return session
+    }
+    let id = try #require(SessionID(session.id))
+    try await waitUntil { (try? await archive.load(id)) == nil }
+    try await makeApplication(makeArchivingRegistry(archive)).test(.router) { client in
+      let response = try await state(session, client)
+      #expect(response.status == .notFound)
+    }
+  }
+
+  @Test func anArchiveThatFailsLeavesTheServerServing() async throws {
+    let saves = LockIsolated(0)
+    let broken = SessionArchive(
+      load: { _ in throw ArchiveDown() },
+      save: { _, _ in
+        saves.withValue { $0 += 1 }
+        throw ArchiveDown()
+      },
+      delete: { _ in throw ArchiveDown() },
+      prune: { _ in throw ArchiveDown() })
+    let registry = makeArchivingRegistry(broken)
+    try await makeApplication(registry).test(.router) { client in
+      let session = try await createSession(client)
+      let response = try await send(.incrementCounter(id: firstCounter), session, client)
+      #expect(response.status == .ok, "the action is answered; the state stays in memory")
+      let after: SessionResponse = try decodeBody(response)
+      #expect(after.state.counters.first?.count == 1)
+      #expect(saves.value >= 1)
+      // An unknown session cannot be looked up: 503, so that the page tries again.
+      let unknown = (id: SessionID().rawValue, visitor: session.visitor)
+      let refused = try await state(unknown, client)
+      #expect(refused.status == .serviceUnavailable)
+      #expect(refused.headers[.retryAfter] == "5")
+      #expect(await registry.pruneArchive() == 0)
+    }
+  }
+
+  @Test func anUnreadableSavedStateIsForgottenNotResumed() async throws {
+    let archive = SessionArchive.inMemory()
+    let id = SessionID()
+    let visitor = VisitorID()
+    try await archive.save(
+      id, .init(visitor: visitor, revision: 7, state: Data("{\"counters\": 12}".utf8)))
+    try await makeApplication(makeArchivingRegistry(archive)).test(.router) { client in
+      let response = try await state((id.rawValue, visitor.rawValue), client)
+      #expect(response.status == .notFound)
+    }
+    #expect(try await archive.load(id) == nil)
+  }
+
+  @Test func savedSessionsOlderThanTheIdleTimeoutArePruned() async throws {
+    let archive = SessionArchive.inMemory()
+    try await archive.save(SessionID(), .init(visitor: VisitorID(), revision: 1, state: Data()))
+    let registry = makeArchivingRegistry(archive)
+    #expect(await registry.pruneArchive(now: Date()) == 0)
+    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 31 * 60)) == 1)
+  }
+}
+
+struct ArchiveDown: Error {}

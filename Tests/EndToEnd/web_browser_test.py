@@ -413,6 +413,38 @@ def main():
             assert [h.get_attribute("aria-pressed") for h in c.find_all("#episode-list .episode .heart")] \
                 == ["false", "false", "false", "true", "false", "false"]
 
+        def the_page_reconnects_to_the_same_state_after_a_crash():
+            # The server is killed (SIGKILL: nothing is saved on the way out) and started again on
+            # the same port and file. The page is not reloaded: its event stream reconnects, the
+            # new process resumes the saved session, and everything acknowledged is there.
+            database = os.path.join(DATA_HOME, "crash.sqlite")
+            port = free_port()
+            first, url = launch(["--offline", "--database", database], port=port)
+            processes.append(first)
+            driver.get(url)
+            c.wait(lambda: c.text("#connection") == "live", "event stream open")
+            increment = lambda: c.find_all('#counter-list .counter [data-do="counter.increment"]')[0]
+            counts = lambda: c.texts("#counter-list .counter .count")
+            for expected in ("1", "2", "3"):
+                increment().click()
+                c.wait(lambda: (counts() or [None])[0] == expected, f"count {expected}")
+            c.find("#add-counter").click()
+            c.wait(lambda: len(counts() or []) == 2, "two counters")
+            c.find_all('#counter-list .counter [data-do="counter.timer"]')[1].click()
+            c.wait(lambda: int((counts() or ["0", "0"])[1]) >= 1, "the second counter's timer ticks")
+            first.kill()
+            first.wait(timeout=10)
+            processes.remove(first)
+
+            second, _ = launch(["--offline", "--database", database], port=port)
+            processes.append(second)
+            c.wait(lambda: c.text("#connection") == "live", "the event stream reconnected")
+            assert (counts() or [None])[0] == "3", counts()
+            ticked = int(counts()[1])
+            c.wait(lambda: int((counts() or ["0", "0"])[1]) > ticked, "the timer runs again")
+            increment().click()
+            c.wait(lambda: (counts() or [None])[0] == "4", "the session goes on: count 4")
+
         def a_database_that_cannot_be_opened_stops_the_server():
             blocker = os.path.join(DATA_HOME, "a-file")
             with open(blocker, "w") as file:
@@ -444,6 +476,8 @@ def main():
             ("offline: Seoul's forecast starts today, °C then °F, labelled",
              offline_search_forecast_today_in_the_chosen_unit),
             ("favorites and settings are kept across a server restart", kept_across_a_restart),
+            ("the page reconnects to the same state after a crash",
+             the_page_reconnects_to_the_same_state_after_a_crash),
             ("a database that cannot be opened stops the server with its name",
              a_database_that_cannot_be_opened_stops_the_server),
         ]:

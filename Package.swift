@@ -282,7 +282,7 @@ let package = Package(
       name: "storage-bench",
       dependencies: [
         "FavoriteClient", "FavoriteClientLive", "SettingsClient", "SettingsClientLive",
-        "LiveStorage", "LivePostgres",
+        "LiveStorage", "LivePostgres", "AppFeature", "CounterFeature",
       ],
       path: "Tools/StorageBenchmark"
     ),

@@ -1,14 +1,22 @@
 // storage-bench: what keeping data costs. Each case runs the live clients over SQLiteStorage —
 // a file in a fresh temporary folder (WAL, as the executables open it) and, as the baseline
-// measured in the same run, a database in memory — and prints the latency of one call
-// (p50/p99/mean, in microseconds) and calls per second.
+// measured in the same run, a database in memory — and, given a PostgreSQL URL, over
+// PostgresStorage in that database; it prints the latency of one call (p50/p99/mean, in
+// microseconds) and calls per second. Session cases: saving one session's snapshot (what every
+// acknowledged action costs app-server) and reading back and decoding 10,000 saved sessions
+// (what resuming them costs, store creation excluded).
 //
-//   storage-bench [--iterations N]
+//   storage-bench [--iterations N] [--database-url postgres://…]
 //
 // Timing only; nothing here is a test (Tests/StorageTests checks the behaviour).
+import AppFeature
+import CounterFeature
 import FavoriteClient
+import AppFeature
+import CounterFeature
 import FavoriteClientLive
 import Foundation
+import LivePostgres
 import LiveStorage
 import SettingsClient
 import SettingsClientLive
@@ -68,12 +76,16 @@ func throughput(
 }
 
 var iterations = 2_000
+var databaseURL: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   if argument == "--iterations", let value = arguments.popFirst().flatMap(Int.init), value > 0 {
     iterations = value
+  } else if argument == "--database-url", let value = arguments.popFirst() {
+    databaseURL = value
   } else {
-    FileHandle.standardError.write(Data("usage: storage-bench [--iterations N]\n".utf8))
+    FileHandle.standardError.write(
+      Data("usage: storage-bench [--iterations N] [--database-url postgres://…]\n".utf8))
     exit(64)
   }
 }
@@ -88,10 +100,23 @@ let settings = StoredSettings(
 
 print("storage-bench: \(iterations) calls per case, one at a time unless said otherwise")
 print("case                                   where     p50 µs    p99 µs   mean µs     calls/s")
-for (label, storage) in [
+let snapshot = AppFeature.Snapshot(
+  counters: (0..<3).map { Counter.State(id: UUID(), count: $0 * 7, isTimerOn: $0 == 1) },
+  selectedTab: .counters)
+let snapshotJSON = try JSONEncoder().encode(snapshot)
+let restoredCount = 10_000
+
+var storages: [(String, any AppStorage)] = [
   ("file", try SQLiteStorage(path: folder.appending(path: "bench.sqlite").path)),
   ("memory", try SQLiteStorage(inMemory: ())),
-] {
+]
+var postgres: PostgresStorage?
+if let databaseURL {
+  postgres = try await PostgresStorage.open(url: databaseURL)
+  storages.append(("postgres", postgres!))
+}
+let run = UUID().uuidString.prefix(8)
+for (label, storage) in storages {
   let favorites = FavoriteClient.live(storage: storage, owner: "visitor:bench")
   let kept = SettingsClient.live(storage: storage, owner: "visitor:bench")
   func row(_ name: String, _ figures: Figures) {
@@ -129,3 +154,42 @@ for (label, storage) in [
       + " " + label.padding(toLength: 8, withPad: " ", startingAt: 0)
       + String(repeating: " ", count: 30) + String(format: "%11.0f", concurrent))
 }
+  row(
+    "session save (\(snapshotJSON.count)-byte snapshot)",
+    try await measure(iterations) { index in
+      try await storage.saveSession(
+        SavedSession(owner: "visitor:bench", revision: index + 1, state: snapshotJSON),
+        id: "bench-\(run)-\(label)")
+    })
+  for index in 0..<restoredCount {
+    try await storage.saveSession(
+      SavedSession(owner: "visitor:\(index)", revision: 1, state: snapshotJSON),
+      id: "restore-\(run)-\(index)")
+  }
+  let clock = ContinuousClock()
+  let start = clock.now
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for task in 0..<16 {
+      group.addTask {
+        for index in stride(from: task, to: restoredCount, by: 16) {
+          guard let saved = try await storage.savedSession(id: "restore-\(run)-\(index)") else {
+            fatalError("session \(index) was not saved")
+          }
+          _ = try JSONDecoder().decode(AppFeature.Snapshot.self, from: saved.state)
+        }
+      }
+    }
+    try await group.waitForAll()
+  }
+  let restore = clock.now - start
+  print(
+    "\(restoredCount) sessions read and decoded, 16 at once"
+      .padding(toLength: 38, withPad: " ", startingAt: 0) + " "
+      + label.padding(toLength: 8, withPad: " ", startingAt: 0)
+      + String(
+        format: "%@ %.2f s in all",
+        String(repeating: " ", count: 20),
+        Double(restore.components.seconds) + Double(restore.components.attoseconds) / 1e18))
+  _ = try await storage.deleteSessions(savedBefore: Date(timeIntervalSinceNow: 60))
+}
+await postgres?.close()

@@ -12,7 +12,6 @@ Everything started here is stopped at the end.
     python3 Tests/EndToEnd/failover_test.py
 """
 
-import json
 import os
 import shutil
 import signal
@@ -25,7 +24,8 @@ import urllib.request
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from web_browser_test import ROOT, Checks, binary, free_port, make_driver  # noqa: E402
+from web_browser_test import (  # noqa: E402
+    ROOT, Checks, binary, free_port, make_driver, name_and_favorite, page_state)
 
 HAPROXY_CONFIG = """
 global
@@ -141,10 +141,7 @@ def main():
         increment = lambda: c.find_all('#counter-list .counter [data-do="counter.increment"]')[0]
         serving = lambda: (driver.get_cookie("SERVERID") or {}).get("value")
 
-        def state():
-            return json.loads(driver.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                "fetch('/api/session/state').then(r => r.text()).then(done);"))["state"]
+        state = lambda: page_state(driver)
 
         def a_visitor_uses_the_app_through_the_balancer():
             driver.get(url)
@@ -157,16 +154,7 @@ def main():
             c.wait(lambda: len(counts()) == 2, "two counters")
             c.find_all('#counter-list .counter [data-do="counter.timer"]')[1].click()
             c.wait(lambda: int(counts()[1]) >= 1, "the second counter's timer ticks")
-            c.find("#tab-settings").click()
-            c.wait(lambda: c.find("#setting-displayName").is_displayed(), "settings shown")
-            c.find("#setting-displayName").send_keys("Ada")
-            c.wait(lambda: c.text("#header") == "Hello, Ada!", "header greets Ada")
-            c.find("#tab-episodes").click()
-            heart = lambda: c.find_all("#episode-list .episode .heart")[1]
-            c.wait(lambda: heart().is_displayed(), "episodes shown")
-            heart().click()
-            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "favorited")
-            c.wait(lambda: state()["episodes"][1]["isFavorite"] is True, "favorite acknowledged")
+            name_and_favorite(c, "Ada", 1)
             c.find("#tab-counters").click()
             c.wait(lambda: state()["selectedTab"] == "counters", "tab acknowledged")
 

@@ -144,6 +144,27 @@ def make_driver():
     return webdriver.Chrome(service=service, options=options)
 
 
+def page_state(driver):
+    """The session's state as the API gives it to the page (with the page's cookies)."""
+    return json.loads(driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/session/state').then(r => r.text()).then(done);"))["state"]
+
+
+def name_and_favorite(c, name, episode):
+    """Types a display name in Settings and favorites an episode, until both are acknowledged."""
+    c.find("#tab-settings").click()
+    c.wait(lambda: c.find("#setting-displayName").is_displayed(), "settings shown")
+    c.find("#setting-displayName").send_keys(name)
+    c.wait(lambda: c.text("#header") == f"Hello, {name}!", f"header greets {name}")
+    c.find("#tab-episodes").click()
+    heart = lambda: c.find_all("#episode-list .episode .heart")[episode]
+    c.wait(lambda: heart().is_displayed(), "episodes shown")
+    heart().click()
+    c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "favorited")
+    c.wait(lambda: page_state(c.driver)["episodes"][episode]["isFavorite"] is True, "acknowledged")
+
+
 class Checks:
     def __init__(self, driver):
         self.driver = driver
@@ -387,19 +408,8 @@ def main():
             processes.append(first)
             driver.get(first_url)
             c.wait(lambda: c.text("#header") == "Composable App", "a new visitor")
-            c.find("#tab-settings").click()
-            c.wait(lambda: c.find("#setting-displayName").is_displayed(), "settings shown")
-            c.find("#setting-displayName").send_keys("Grace")
-            c.wait(lambda: c.text("#header") == "Hello, Grace!", "header greets Grace")
-            c.find("#tab-episodes").click()
+            name_and_favorite(c, "Grace", 3)
             heart = lambda: c.find_all("#episode-list .episode .heart")[3]
-            c.wait(lambda: heart().is_displayed(), "episodes shown")
-            heart().click()
-            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "favorited")
-            c.wait(lambda: json.loads(driver.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                "fetch('/api/session/state').then(r => r.text()).then(done);"))
-                ["state"]["episodes"][3]["isFavorite"] is True, "acknowledged")
             first.terminate()
             first.wait(timeout=10)
             processes.remove(first)

@@ -83,7 +83,7 @@ struct PostgresStorageTests {
 
   @Test func aBlockedDatabaseFailsTheOperationInTimeAndServesAgainAfter() async throws {
     try await TestPostgres.withDatabase { url in
-      let storage = try await PostgresStorage.open(url: url, operationTimeout: .milliseconds(500))
+      let storage = try await PostgresStorage.open(url: url, operationTimeout: .seconds(2))
       // Another client holds the table: every write to it waits.
       let admin = try PostgresURL(url)
       let blocker = try await PostgresConnection.connect(
@@ -102,7 +102,8 @@ struct PostgresStorageTests {
       try await blocker.close()
       let episode = UUID()
       try await storage.setFavorite(true, episode: episode, owner: "ada")
-      #expect(try await storage.favorites(owner: "ada") == [episode])
+      // (Whether the write that timed out landed is not known to the caller, nor asserted.)
+      #expect(try await storage.favorites(owner: "ada").contains(episode))
       await storage.close()
     }
   }

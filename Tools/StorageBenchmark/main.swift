@@ -12,8 +12,6 @@
 import AppFeature
 import CounterFeature
 import FavoriteClient
-import AppFeature
-import CounterFeature
 import FavoriteClientLive
 import Foundation
 import LivePostgres
@@ -153,7 +151,6 @@ for (label, storage) in storages {
     "favorite toggles, 16 visitors at once".padding(toLength: 38, withPad: " ", startingAt: 0)
       + " " + label.padding(toLength: 8, withPad: " ", startingAt: 0)
       + String(repeating: " ", count: 30) + String(format: "%11.0f", concurrent))
-}
   row(
     "session save (\(snapshotJSON.count)-byte snapshot)",
     try await measure(iterations) { index in
@@ -183,12 +180,12 @@ for (label, storage) in storages {
   }
   let restore = clock.now - start
   print(
-    "\(restoredCount) sessions read and decoded, 16 at once"
+    "resume 10,000 sessions (read, decode)"
       .padding(toLength: 38, withPad: " ", startingAt: 0) + " "
       + label.padding(toLength: 8, withPad: " ", startingAt: 0)
+      + String(repeating: " ", count: 20)
       + String(
-        format: "%@ %.2f s in all",
-        String(repeating: " ", count: 20),
+        format: "%.2f s in all",
         Double(restore.components.seconds) + Double(restore.components.attoseconds) / 1e18))
   _ = try await storage.deleteSessions(savedBefore: Date(timeIntervalSinceNow: 60))
 }

@@ -10,7 +10,9 @@ import Synchronization
 /// - A pool of connections (``maximumConnections``), opened when needed and closed when idle.
 /// - Every operation has a deadline (``operationTimeout``): a database that is down or does not
 ///   answer makes the operation fail with a ``StorageError`` after it, never hang the caller. The
-///   server also ends any statement after the same time (`statement_timeout`).
+///   server ends any statement a little earlier (`statement_timeout`, four fifths of it), so a
+///   write reported as failed has normally been rolled back; as with any remote database, a
+///   write that timed out may still have landed.
 /// - The schema is brought up to date by versioned migrations (``migrations``) when the storage
 ///   is opened, under an advisory lock, so instances starting together migrate once.
 /// - A write is one transaction; a task cancelled before the commit rolls it back.
@@ -41,11 +43,12 @@ public final class PostgresStorage: AppStorage {
     configuration.options.connectTimeout = url.connectTimeout
     configuration.options.maximumConnections = Self.maximumConnections
     configuration.options.connectionIdleTimeout = .seconds(60)
-    let milliseconds =
-      operationTimeout.components.seconds * 1_000
-      + operationTimeout.components.attoseconds / 1_000_000_000_000_000
     configuration.options.additionalStartupParameters = [
-      ("statement_timeout", "\(milliseconds)"), ("application_name", "composable-app"),
+      // A little shorter than the deadline, so that the server gives up on a statement (and
+      // rolls it back) before the caller is told it failed: a write reported as failed then
+      // almost never lands later. (Almost: which side gives up first is a race.)
+      ("statement_timeout", "\(Self.milliseconds(operationTimeout) * 4 / 5)"),
+      ("application_name", "composable-app"),
     ]
     let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     self.client = client
@@ -57,9 +60,14 @@ public final class PostgresStorage: AppStorage {
   ///
   /// - Throws: ``StorageError`` when the URL is not usable, the server cannot be reached in
   ///   time, refuses the login, or the migration fails — saying which and why.
+  ///
+  /// - Parameters:
+  ///   - operationTimeout: the deadline of every operation afterwards.
+  ///   - migrationTimeout: the deadline of the migration (which may wait for another instance's).
   public static func open(
     url: String,
     operationTimeout: Duration = .seconds(5),
+    migrationTimeout: Duration = .seconds(60),
     logger: Logger = Logger(label: "storage.postgres")
   ) async throws -> PostgresStorage {
     let url = try PostgresURL(url)
@@ -70,7 +78,7 @@ public final class PostgresStorage: AppStorage {
     }
     let storage = PostgresStorage(url: url, operationTimeout: operationTimeout, logger: logger)
     do {
-      try await storage.migrate()
+      try await storage.migrate(timeout: migrationTimeout)
     } catch {
       await storage.close()
       throw StorageError(
@@ -141,8 +149,11 @@ public final class PostgresStorage: AppStorage {
   /// "composable-app" folded into 63 bits).
   private static let migrationLock: Int64 = 0x636F_6D70_6F73_6162
 
-  private func migrate() async throws {
-    try await transaction { connection, logger in
+  private func migrate(timeout: Duration) async throws {
+    let milliseconds = Self.milliseconds(timeout)
+    try await transaction(timeout: timeout) { connection, logger in
+      try await connection.query(
+        "SET LOCAL statement_timeout = \(unescaped: String(milliseconds))", logger: logger)
       try await connection.query(
         "SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
       try await connection.query(
@@ -195,18 +206,13 @@ public final class PostgresStorage: AppStorage {
 
   public func setFavorite(_ isFavorite: Bool, episode: UUID, owner: String) async throws {
     let episode = episode.uuidString
-    try await transaction { connection, logger in
-      if isFavorite {
-        _ = try await connection.query(
-          """
-          INSERT INTO favorite (owner, episode) VALUES (\(owner), \(episode))
-          ON CONFLICT DO NOTHING
-          """, logger: logger)
-      } else {
-        _ = try await connection.query(
-          "DELETE FROM favorite WHERE owner = \(owner) AND episode = \(episode)", logger: logger)
-      }
-    }
+    try await write(
+      isFavorite
+        ? """
+        INSERT INTO favorite (owner, episode) VALUES (\(owner), \(episode))
+        ON CONFLICT DO NOTHING
+        """
+        : "DELETE FROM favorite WHERE owner = \(owner) AND episode = \(episode)")
   }
 
   public func settings(owner: String) async throws -> [String: String] {
@@ -222,13 +228,16 @@ public final class PostgresStorage: AppStorage {
   }
 
   public func replaceSettings(_ values: [String: String], owner: String) async throws {
+    let sorted = values.sorted { $0.key < $1.key }
+    let (names, texts) = (sorted.map(\.key), sorted.map(\.value))
     try await transaction { connection, logger in
-      try await connection.query("DELETE FROM setting WHERE owner = \(owner)", logger: logger)
-      for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-        try await connection.query(
-          "INSERT INTO setting (owner, name, value) VALUES (\(owner), \(name), \(value))",
-          logger: logger)
-      }
+      _ = try await connection.query("DELETE FROM setting WHERE owner = \(owner)", logger: logger)
+      // Every row in one statement: a round trip, however many settings.
+      _ = try await connection.query(
+        """
+        INSERT INTO setting (owner, name, value)
+        SELECT \(owner), name, value FROM unnest(\(names)::text[], \(texts)::text[]) AS t(name, value)
+        """, logger: logger)
     }
   }
 
@@ -244,23 +253,19 @@ public final class PostgresStorage: AppStorage {
   }
 
   public func saveSession(_ session: SavedSession, id: String) async throws {
-    try await transaction { connection, logger in
-      _ = try await connection.query(
-        """
-        INSERT INTO session (id, owner, revision, state)
-        VALUES (\(id), \(session.owner), \(session.revision), \(session.state))
-        ON CONFLICT (id) DO UPDATE SET
-          owner = excluded.owner, revision = excluded.revision, state = excluded.state,
-          saved_at = now()
-        WHERE session.revision < excluded.revision
-        """, logger: logger)
-    }
+    try await write(
+      """
+      INSERT INTO session (id, owner, revision, state)
+      VALUES (\(id), \(session.owner), \(session.revision), \(session.state))
+      ON CONFLICT (id) DO UPDATE SET
+        owner = excluded.owner, revision = excluded.revision, state = excluded.state,
+        saved_at = now()
+      WHERE session.revision < excluded.revision
+      """)
   }
 
   public func deleteSession(id: String) async throws {
-    try await transaction { connection, logger in
-      _ = try await connection.query("DELETE FROM session WHERE id = \(id)", logger: logger)
-    }
+    try await write("DELETE FROM session WHERE id = \(id)")
   }
 
   public func deleteSessions(savedBefore date: Date) async throws -> Int {
@@ -280,14 +285,27 @@ public final class PostgresStorage: AppStorage {
   private func read<T: Sendable>(
     _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T
   ) async throws -> T {
-    try await withDeadline { [client, logger] in try await body(client, logger) }
+    try await withDeadline(operationTimeout) { [client, logger] in
+      try await body(client, logger)
+    }
+  }
+
+  /// Runs one statement, which PostgreSQL applies atomically without a transaction of ours (one
+  /// round trip instead of three); a task cancelled before it is sent sends nothing.
+  private func write(_ statement: PostgresQuery) async throws {
+    try await withDeadline(operationTimeout) { [client, logger] in
+      try Task.checkCancellation()
+      // Read to the end, which gives the connection back to the pool.
+      for try await _ in try await client.query(statement, logger: logger) {}
+    }
   }
 
   /// Runs `body` in a transaction, committed unless `body` throws or the task is cancelled.
   private func transaction<T: Sendable>(
+    timeout: Duration? = nil,
     _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
   ) async throws -> T {
-    try await withDeadline { [client, logger] in
+    try await withDeadline(timeout ?? operationTimeout) { [client, logger] in
       try await client.withConnection { connection in
         try await connection.query("BEGIN", logger: logger)
         do {
@@ -307,7 +325,7 @@ public final class PostgresStorage: AppStorage {
   /// first, without waiting for an operation that ignores cancellation (a query to a server that
   /// stopped answering). Failures become ``StorageError``; cancellation stays `CancellationError`.
   private func withDeadline<T: Sendable>(
-    _ operation: @escaping @Sendable () async throws -> T
+    _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {
     try Task.checkCancellation()
     let outcome = Mutex<CheckedContinuation<T, any Error>?>(nil)
@@ -324,12 +342,10 @@ public final class PostgresStorage: AppStorage {
         finish(.failure(error))
       }
     }
-    let timer = Task { [operationTimeout, url] in
-      try await Task.sleep(for: operationTimeout)
+    let timer = Task { [url] in
+      try await Task.sleep(for: timeout)
       finish(
-        .failure(
-          StorageError(
-            "PostgreSQL at \(url) did not answer within \(operationTimeout.formatted())")))
+        .failure(StorageError("PostgreSQL at \(url) did not answer within \(timeout.formatted())")))
     }
     defer {
       work.cancel()
@@ -351,6 +367,10 @@ public final class PostgresStorage: AppStorage {
     } catch {
       throw StorageError("PostgreSQL at \(url) failed: \(Self.describe(error))")
     }
+  }
+
+  private static func milliseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 
   private static func tls(_ mode: PostgresURL.TLSMode) -> PostgresClient.Configuration.TLS {

@@ -65,6 +65,8 @@ final class Session: Sendable {
     var pending: (revision: Int, snapshot: AppFeature.Snapshot)?
     var isWriting = false
     var waiters: [Int: (revision: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    /// Each waiter's timeout, cancelled when the write it waits for is done first.
+    var timeouts: [Int: Task<Void, Never>] = [:]
     var nextWaiterID = 0
   }
 
@@ -173,14 +175,19 @@ final class Session: Sendable {
   ) async throws(APIError) -> Snapshot {
     guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
     try await Self.apply(action, to: store)
-    await waitUntilArchived(timeout: archiveTimeout)
+    // The state right after this action (another request of the session may follow at once).
     guard let snapshot else { throw APIError.unknownSession }
+    await waitUntilArchived(timeout: archiveTimeout)
     return snapshot
   }
 
   /// Returns once every state handed to the archive so far is saved (or failed to be), or after
   /// `timeout`; at once without an archive.
   func waitUntilArchived(timeout: Duration) async {
+    let isSaved = bookkeeping.withLock { state in
+      state.archiving.map { $0.savedRevision >= $0.requestedRevision } ?? true
+    }
+    guard !isSaved else { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let waiterID = bookkeeping.withLock { state -> Int? in
         guard var archiving = state.archiving,
@@ -196,13 +203,20 @@ final class Session: Sendable {
         continuation.resume()
         return
       }
-      Task { [weak self] in
-        try? await Task.sleep(for: timeout)
+      let timeoutTask = Task { [weak self] in
+        guard (try? await Task.sleep(for: timeout)) != nil else { return }
         let late = self?.bookkeeping.withLock {
-          $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
+          _ = $0.archiving?.timeouts.removeValue(forKey: waiterID)
+          return $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
         }
         late?.resume()
       }
+      let isWaiting = bookkeeping.withLock { state in
+        guard state.archiving?.waiters[waiterID] != nil else { return false }
+        state.archiving?.timeouts[waiterID] = timeoutTask
+        return true
+      }
+      if !isWaiting { timeoutTask.cancel() }
     }
   }
 
@@ -217,7 +231,9 @@ final class Session: Sendable {
           metadata: ["session": "\(logName)", "error": "\(error.localizedDescription)"])
       }
       // A failed write releases its waiters too: the answer goes out, the state stays in memory.
-      for continuation in archiveWritten(revision: entry.revision) { continuation.resume() }
+      let (released, timeouts) = archiveWritten(revision: entry.revision)
+      for timeout in timeouts { timeout.cancel() }
+      for continuation in released { continuation.resume() }
     }
   }
 
@@ -238,16 +254,24 @@ final class Session: Sendable {
     }
   }
 
-  /// Records that `revision` is saved; returns the waiters it releases.
-  private func archiveWritten(revision: Int) -> [CheckedContinuation<Void, Never>] {
-    bookkeeping.withLock { state -> [CheckedContinuation<Void, Never>] in
-      guard var archiving = state.archiving else { return [] }
+  /// Records that `revision` is saved; returns the waiters it releases and their timeouts.
+  private func archiveWritten(
+    revision: Int
+  ) -> ([CheckedContinuation<Void, Never>], [Task<Void, Never>]) {
+    bookkeeping.withLock { state -> ([CheckedContinuation<Void, Never>], [Task<Void, Never>]) in
+      guard var archiving = state.archiving else { return ([], []) }
       defer { state.archiving = archiving }
       archiving.savedRevision = max(archiving.savedRevision, revision)
       let saved = archiving.savedRevision
       let done = archiving.waiters.filter { $0.value.revision <= saved }
-      for waiterID in done.keys { archiving.waiters[waiterID] = nil }
-      return done.values.map { $0.continuation }
+      var timeouts: [Task<Void, Never>] = []
+      for waiterID in done.keys {
+        archiving.waiters[waiterID] = nil
+        if let timeout = archiving.timeouts.removeValue(forKey: waiterID) {
+          timeouts.append(timeout)
+        }
+      }
+      return (done.values.map { $0.continuation }, timeouts)
     }
   }
 

@@ -184,7 +184,26 @@ def main():
             c.wait(lambda: counts()[:1] == ["4"], "still count 4")
             assert len(counts()) == 2, counts()
 
+        def a_bad_database_url_stops_startup_with_the_reason():
+            closed = free_port()
+            unknown = database.url.replace(database.name, "no_such_database")
+            cases = [
+                ("mysql://app@127.0.0.1/app", 'the scheme is "mysql", not postgres'),
+                ("postgres://app@127.0.0.1/app?sslmod=disable", '"sslmod" is not supported'),
+                (f"postgres://app:s3cret@127.0.0.1:{closed}/app?sslmode=disable", "could not be opened"),
+                (unknown, 'database "no_such_database" does not exist'),
+            ]
+            for url, reason in cases:
+                result = subprocess.run([binary(), "--port", "0"], capture_output=True, text=True,
+                                        timeout=60, env={**os.environ, "DATABASE_URL": url})
+                assert result.returncode != 0, (url, result.returncode, result.stderr)
+                assert reason in result.stderr, (url, result.stderr)
+                assert "s3cret" not in result.stderr, result.stderr
+                assert "listening" not in result.stdout, result.stdout
+
         for name, body in [
+            ("a bad DATABASE_URL stops startup with the reason",
+             a_bad_database_url_stops_startup_with_the_reason),
             ("a visitor uses the app through HAProxy", a_visitor_uses_the_app_through_the_balancer),
             ("SIGKILL on the serving instance: the visitor goes on on the other, nothing lost",
              the_serving_instance_is_killed_and_the_other_goes_on),

@@ -15,7 +15,8 @@ import Synchronization
 ///   write that timed out may still have landed.
 /// - The schema is brought up to date by versioned migrations (``migrations``) when the storage
 ///   is opened, under an advisory lock, so instances starting together migrate once.
-/// - A write is one transaction; a task cancelled before the commit rolls it back.
+/// - A write is atomic (one statement, or a transaction); a task cancelled before the statement
+///   is sent, or before the commit, changes nothing.
 ///
 /// ```swift
 /// let storage = try await PostgresStorage.open(url: "postgres://app@127.0.0.1/app")
@@ -321,7 +322,7 @@ public final class PostgresStorage: AppStorage {
     }
   }
 
-  /// Runs `operation` and answers as soon as it ends or ``operationTimeout`` passes, whichever is
+  /// Runs `operation` and answers as soon as it ends or `timeout` passes, whichever is
   /// first, without waiting for an operation that ignores cancellation (a query to a server that
   /// stopped answering). Failures become ``StorageError``; cancellation stays `CancellationError`.
   private func withDeadline<T: Sendable>(
@@ -335,27 +336,31 @@ public final class PostgresStorage: AppStorage {
         continuation = nil
       }
     }
-    let work = Task {
-      do {
-        finish(.success(try await operation()))
-      } catch {
-        finish(.failure(error))
-      }
-    }
-    let timer = Task { [url] in
-      try await Task.sleep(for: timeout)
-      finish(
-        .failure(StorageError("PostgreSQL at \(url) did not answer within \(timeout.formatted())")))
-    }
-    defer {
-      work.cancel()
-      timer.cancel()
-    }
+    // The tasks start once the continuation is in place, so an outcome is never lost.
+    var tasks: [Task<Void, Never>] = []
+    defer { for task in tasks { task.cancel() } }
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
           outcome.withLock { $0 = continuation }
-          if work.isCancelled { finish(.failure(CancellationError())) }
+          // Cancelled before the handler could see the continuation: it found none to resume.
+          guard !Task.isCancelled else { return finish(.failure(CancellationError())) }
+          tasks = [
+            Task {
+              do {
+                finish(.success(try await operation()))
+              } catch {
+                finish(.failure(error))
+              }
+            },
+            Task { [url] in
+              guard (try? await Task.sleep(for: timeout)) != nil else { return }
+              finish(
+                .failure(
+                  StorageError("PostgreSQL at \(url) did not answer within \(timeout.formatted())")
+                ))
+            },
+          ]
         }
       } onCancel: {
         finish(.failure(CancellationError()))

@@ -193,6 +193,11 @@ struct ArchiveTests {
       let refused = try await state(unknown, client)
       #expect(refused.status == .serviceUnavailable)
       #expect(refused.headers[.retryAfter] == "5")
+      // Requests that arrive together share one resume and all learn its outcome.
+      async let first = state(unknown, client)
+      async let second = state(unknown, client)
+      #expect(
+        try await [first.status, second.status] == [.serviceUnavailable, .serviceUnavailable])
       #expect(await registry.pruneArchive() == 0)
     }
   }

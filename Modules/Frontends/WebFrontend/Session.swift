@@ -64,10 +64,16 @@ final class Session: Sendable {
     /// The newest state not yet taken by the writer.
     var pending: (revision: Int, snapshot: AppFeature.Snapshot)?
     var isWriting = false
-    var waiters: [Int: (revision: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
-    /// Each waiter's timeout, cancelled when the write it waits for is done first.
-    var timeouts: [Int: Task<Void, Never>] = [:]
+    var waiters: [Int: Waiter] = [:]
     var nextWaiterID = 0
+  }
+
+  /// A request waiting until `revision` is saved; its timeout is cancelled when the write is
+  /// done first.
+  private struct Waiter {
+    let revision: Int
+    let continuation: CheckedContinuation<Void, Never>
+    var timeout: Task<Void, Never>?
   }
 
   /// How the session begins: new, or resumed from what its archive saved.
@@ -195,7 +201,8 @@ final class Session: Sendable {
         else { return nil }
         let waiterID = archiving.nextWaiterID
         archiving.nextWaiterID += 1
-        archiving.waiters[waiterID] = (archiving.requestedRevision, continuation)
+        archiving.waiters[waiterID] = Waiter(
+          revision: archiving.requestedRevision, continuation: continuation)
         state.archiving = archiving
         return waiterID
       }
@@ -206,14 +213,13 @@ final class Session: Sendable {
       let timeoutTask = Task { [weak self] in
         guard (try? await Task.sleep(for: timeout)) != nil else { return }
         let late = self?.bookkeeping.withLock {
-          _ = $0.archiving?.timeouts.removeValue(forKey: waiterID)
-          return $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
+          $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
         }
         late?.resume()
       }
       let isWaiting = bookkeeping.withLock { state in
         guard state.archiving?.waiters[waiterID] != nil else { return false }
-        state.archiving?.timeouts[waiterID] = timeoutTask
+        state.archiving?.waiters[waiterID]?.timeout = timeoutTask
         return true
       }
       if !isWaiting { timeoutTask.cancel() }
@@ -231,9 +237,10 @@ final class Session: Sendable {
           metadata: ["session": "\(logName)", "error": "\(error.localizedDescription)"])
       }
       // A failed write releases its waiters too: the answer goes out, the state stays in memory.
-      let (released, timeouts) = archiveWritten(revision: entry.revision)
-      for timeout in timeouts { timeout.cancel() }
-      for continuation in released { continuation.resume() }
+      for waiter in archiveWritten(revision: entry.revision) {
+        waiter.timeout?.cancel()
+        waiter.continuation.resume()
+      }
     }
   }
 
@@ -254,24 +261,16 @@ final class Session: Sendable {
     }
   }
 
-  /// Records that `revision` is saved; returns the waiters it releases and their timeouts.
-  private func archiveWritten(
-    revision: Int
-  ) -> ([CheckedContinuation<Void, Never>], [Task<Void, Never>]) {
-    bookkeeping.withLock { state -> ([CheckedContinuation<Void, Never>], [Task<Void, Never>]) in
-      guard var archiving = state.archiving else { return ([], []) }
+  /// Records that `revision` is saved; returns the waiters it releases.
+  private func archiveWritten(revision: Int) -> [Waiter] {
+    bookkeeping.withLock { state -> [Waiter] in
+      guard var archiving = state.archiving else { return [] }
       defer { state.archiving = archiving }
       archiving.savedRevision = max(archiving.savedRevision, revision)
       let saved = archiving.savedRevision
       let done = archiving.waiters.filter { $0.value.revision <= saved }
-      var timeouts: [Task<Void, Never>] = []
-      for waiterID in done.keys {
-        archiving.waiters[waiterID] = nil
-        if let timeout = archiving.timeouts.removeValue(forKey: waiterID) {
-          timeouts.append(timeout)
-        }
-      }
-      return (done.values.map { $0.continuation }, timeouts)
+      for waiterID in done.keys { archiving.waiters[waiterID] = nil }
+      return Array(done.values)
     }
   }
 

@@ -73,8 +73,9 @@ public final class SessionRegistry: Sendable {
 
   private struct Table {
     var sessions: [SessionID: Session] = [:]
-    /// Sessions being resumed from the archive: a second request for one waits for the first.
-    var resuming: [SessionID: Task<Void, Never>] = [:]
+    /// Sessions being resumed from the archive: a second request for one waits for the first,
+    /// and learns the same outcome.
+    var resuming: [SessionID: Task<Resumption, Never>] = [:]
     var isClosed = false
     var createdCount = 0
   }
@@ -150,7 +151,7 @@ public final class SessionRegistry: Sendable {
     _ id: String, visitor: VisitorID?, now: ContinuousClock.Instant = .now
   ) async throws(APIError) {
     guard let archive, let sessionID = SessionID(id) else { return }
-    let resuming = try table.withLock { table throws(APIError) -> Task<Void, Never>? in
+    let resuming = try table.withLock { table throws(APIError) -> Task<Resumption, Never>? in
       guard table.sessions[sessionID] == nil else { return nil }
       // Draining: the visitor's next try reaches another instance, which resumes the session.
       guard !table.isClosed else {
@@ -161,21 +162,25 @@ public final class SessionRegistry: Sendable {
       table.resuming[sessionID] = task
       return task
     }
-    await resuming?.value
-    if archiveUnavailable.withLock({ $0.remove(sessionID) != nil }) {
+    if await resuming?.value == .archiveUnavailable {
       throw APIError(
         .serviceUnavailable, "saved sessions cannot be read right now; try again",
         headers: [.retryAfter: "5"])
     }
   }
 
-  /// The sessions whose last resume failed because the archive could not be read.
-  private let archiveUnavailable = Mutex(Set<SessionID>())
+  /// How a resume ended, for every request that waited for it.
+  enum Resumption: Sendable {
+    /// The session is live, or there was nothing (for this visitor) to resume.
+    case done
+    /// The archive could not be read: try again later.
+    case archiveUnavailable
+  }
 
   private func resumeFromArchive(
     _ id: SessionID, visitor: VisitorID?, _ archive: SessionArchive,
     _ now: ContinuousClock.Instant
-  ) async {
+  ) async -> Resumption {
     defer { table.withLock { _ = $0.resuming.removeValue(forKey: id) } }
     let entry: SessionArchive.Entry?
     do {
@@ -183,13 +188,12 @@ public final class SessionRegistry: Sendable {
     } catch {
       logger.warning(
         "Saved session could not be read", metadata: ["error": "\(error.localizedDescription)"])
-      archiveUnavailable.withLock { _ = $0.insert(id) }
-      return
+      return .archiveUnavailable
     }
-    guard let entry else { return }
+    guard let entry else { return .done }
     guard entry.visitor == visitor else {
       logger.notice("Saved session requested by another visitor; refused")
-      return
+      return .done
     }
     let snapshot: AppFeature.Snapshot
     do {
@@ -199,7 +203,7 @@ public final class SessionRegistry: Sendable {
         "Saved session is unreadable; forgotten",
         metadata: ["error": "\(String(describing: error).prefix(200))"])
       try? await archive.delete(id)
-      return
+      return .done
     }
     do {
       let session = try insertSession(
@@ -215,6 +219,7 @@ public final class SessionRegistry: Sendable {
     } catch {
       logger.notice("Saved session not resumed", metadata: ["reason": "\(error.message)"])
     }
+    return .done
   }
 
   /// Adds a session (ending the least recently used idle one when full); throws 503 when every
@@ -300,14 +305,15 @@ public final class SessionRegistry: Sendable {
     guard let sessionID = SessionID(id),
       let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
     else { throw APIError.unknownSession }
-    session.end()
-    forget(session)
+    endAndForget(session)
     logger.info(
       "Session ended", metadata: ["session": "\(session.logName)", "count": "\(count)"])
   }
 
-  /// Deletes an ended session's saved state, once its last write is done.
-  private func forget(_ session: Session) {
+  /// Ends a session for good (the visitor ended it, or it expired): its saved state is deleted
+  /// too, once its last write is done. (Eviction and shutdown end sessions but keep that state.)
+  private func endAndForget(_ session: Session) {
+    session.end()
     guard let archive else { return }
     Task { [configuration, logger] in
       await session.waitUntilArchived(timeout: configuration.archiveTimeout)
@@ -361,10 +367,7 @@ public final class SessionRegistry: Sendable {
       for session in expired { table.sessions[session.id] = nil }
       return expired
     }
-    for session in expired {
-      session.end()
-      forget(session)
-    }
+    for session in expired { endAndForget(session) }
     if !expired.isEmpty {
       logger.info(
         "Sessions expired", metadata: ["expired": "\(expired.count)", "count": "\(count)"])
@@ -422,8 +425,7 @@ public final class SessionRegistry: Sendable {
       return (session, false)
     }
     if isExpired {
-      session.end()
-      forget(session)
+      endAndForget(session)
       throw APIError.unknownSession
     }
     return session

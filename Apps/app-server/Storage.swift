@@ -31,9 +31,18 @@ enum OpenedStorage: CustomStringConvertible {
 }
 
 extension OpenedStorage {
+  /// How a visitor's rows name their owner.
+  private static let visitorPrefix = "visitor:"
+
   /// The owner of a visitor's rows.
   static func owner(_ visitor: VisitorID) -> String {
-    "visitor:" + visitor.rawValue
+    visitorPrefix + visitor.rawValue
+  }
+
+  /// The visitor that owns rows of `owner`, if a visitor does.
+  static func visitor(owning owner: String) -> VisitorID? {
+    guard owner.hasPrefix(visitorPrefix) else { return nil }
+    return VisitorID(owner.dropFirst(visitorPrefix.count))
   }
 
   /// A visitor's favorites and settings, kept in this storage.
@@ -55,8 +64,7 @@ extension OpenedStorage {
     return SessionArchive(
       load: { id in
         guard let saved = try await storage.savedSession(id: id.rawValue),
-          saved.owner.hasPrefix("visitor:"),
-          let visitor = VisitorID(saved.owner.dropFirst("visitor:".count))
+          let visitor = Self.visitor(owning: saved.owner)
         else { return nil }
         return SessionArchive.Entry(visitor: visitor, revision: saved.revision, state: saved.state)
       },

@@ -3,8 +3,6 @@ import Dependencies
 import FactClient
 import FactClientLive
 import FactClientOffline
-import FavoriteClient
-import FavoriteClientLive
 import Foundation
 import LiveHTTP
 import LivePostgres
@@ -14,8 +12,6 @@ import Metrics
 import Prometheus
 import RandomNumberClient
 import RandomNumberClientLive
-import SettingsClient
-import SettingsClientLive
 import WeatherClient
 import WeatherClientLive
 import WeatherClientOffline

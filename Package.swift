@@ -58,6 +58,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -114,17 +115,17 @@ let package = Package(
     // Live implementations: only executables link these.
     .target(
       name: "WeatherClientLive",
-      dependencies: ["WeatherClient", "LiveHTTP", dependencies],
+      dependencies: ["WeatherClient", "LiveHTTP", "AppConfiguration", dependencies],
       path: "Modules/Clients/WeatherClientLive"
     ),
     .target(
       name: "RandomNumberClientLive",
-      dependencies: ["RandomNumberClient", "LiveHTTP", dependencies],
+      dependencies: ["RandomNumberClient", "LiveHTTP", "AppConfiguration", dependencies],
       path: "Modules/Clients/RandomNumberClientLive"
     ),
     .target(
       name: "FactClientLive",
-      dependencies: ["FactClient", "LiveHTTP", dependencies],
+      dependencies: ["FactClient", "LiveHTTP", "AppConfiguration", dependencies],
       path: "Modules/Clients/FactClientLive"
     ),
     // Offline implementations: embedded data, no network; only executables link these.
@@ -218,19 +219,14 @@ let package = Package(
       dependencies: [
         "AppFeature", "ComposableArchitecture", "CounterFeature", "EpisodesFeature",
         "FactClient", "FavoriteClient", "RandomNumberClient", "SearchFeature", "SettingsFeature",
-        "WeatherClient",
+        "WeatherClient", "AppConfiguration",
         .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
       ],
       path: "Modules/Frontends/TerminalFrontend"
     ),
     .executableTarget(
       name: "app-cli",
-      dependencies: [
-        "TerminalFrontend", "WeatherClient", "WeatherClientLive", "WeatherClientOffline",
-        "FactClient", "FactClientLive", "FactClientOffline", "RandomNumberClient",
-        "RandomNumberClientLive", "LiveHTTP", "FavoriteClient", "FavoriteClientLive",
-        "SettingsClient", "SettingsClientLive", "LiveStorage",
-      ],
+      dependencies: ["AppComposition"],
       path: "Apps/app-cli"
     ),
     // MARK: Front ends and apps (terminal) — END
@@ -249,24 +245,43 @@ let package = Package(
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "AppConfiguration",
       ],
       path: "Modules/Frontends/WebFrontend",
       resources: [.copy("Public")]
     ),
-    // The executable: reads configuration, picks live clients, starts WebFrontend.
     .executableTarget(
       name: "app-server",
-      dependencies: [
-        "WebFrontend", "WeatherClient", "WeatherClientLive", "WeatherClientOffline", "FactClient",
-        "FactClientLive", "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive",
-        "LiveHTTP", "FavoriteClient", "FavoriteClientLive", "SettingsClient", "SettingsClientLive",
-        "LiveStorage", "LivePostgres", logging,
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Metrics", package: "swift-metrics"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-      ],
+      dependencies: ["AppComposition"],
       path: "Apps/app-server"
+    ),
+    // MARK: Web server — END web server section
+
+    // MARK: Composition
+    // Settings both executables share: flags over environment variables over defaults, checked
+    // in one place (swift-configuration for the look-up, swift-argument-parser for --help).
+    .target(
+      name: "AppConfiguration",
+      dependencies: [
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Configuration", package: "swift-configuration"),
+      ],
+      path: "Modules/Configuration/AppConfiguration"
+    ),
+    // The composition root: the one module that links live clients, storage and front ends;
+    // each executable is one call into it.
+    .target(
+      name: "AppComposition",
+      dependencies: [
+        "AppConfiguration", "TerminalFrontend", "WebFrontend", "WeatherClient",
+        "WeatherClientLive", "WeatherClientOffline", "FactClient", "FactClientLive",
+        "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive", "FavoriteClient",
+        "FavoriteClientLive", "SettingsClient", "SettingsClientLive", "LiveStorage",
+        "LivePostgres", logging, dependencies,
+      ],
+      path: "Modules/Composition/AppComposition"
     ),
     // MARK: Web server — END web server section
 
@@ -330,7 +345,8 @@ let package = Package(
     .testTarget(
       name: "WeatherClientLiveTests",
       dependencies: [
-        "WeatherClientLive", "WeatherClient", "LiveHTTP", "FixtureServer", dependencies,
+        "WeatherClientLive", "WeatherClient", "LiveHTTP", "AppConfiguration", "FixtureServer",
+        dependencies,
       ],
       path: "Tests/WeatherClientLiveTests",
       resources: [.copy("Fixtures")]
@@ -338,13 +354,16 @@ let package = Package(
     .testTarget(
       name: "RandomNumberClientLiveTests",
       dependencies: [
-        "RandomNumberClientLive", "RandomNumberClient", "LiveHTTP", "FixtureServer", dependencies,
+        "RandomNumberClientLive", "RandomNumberClient", "LiveHTTP", "AppConfiguration",
+        "FixtureServer", dependencies,
       ],
       path: "Tests/RandomNumberClientLiveTests"
     ),
     .testTarget(
       name: "FactClientLiveTests",
-      dependencies: ["FactClientLive", "FactClient", "LiveHTTP", "FixtureServer", dependencies],
+      dependencies: [
+        "FactClientLive", "FactClient", "LiveHTTP", "AppConfiguration", "FixtureServer", dependencies,
+      ],
       path: "Tests/FactClientLiveTests"
     ),
     .testTarget(
@@ -426,6 +445,15 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     // MARK: Web server tests — END web server tests section
+    .testTarget(
+      name: "AppCompositionTests",
+      dependencies: [
+        "AppComposition", "AppConfiguration", "TerminalFrontend", "WebFrontend", "FavoriteClient",
+        dependencies,
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Tests/AppCompositionTests"
+    ),
     .testTarget(
       name: "SeedReducersTests",
       dependencies: ["ComposableArchitecture"],

@@ -356,8 +356,17 @@ def test_failures_exit_non_zero_with_a_message(base):
     assert "cannot reach" in unreachable.stderr, unreachable.stderr
     bad_range = run("random", "--min", "9", "--max", "1", expect_status=64)
     assert "--min must not be greater than --max" in bad_range.stderr
-    bad_url = run("search", "x", "--geocoding-url", "not a url", expect_status=1)
-    assert "--geocoding-url" in bad_url.stderr
+    # A bad flag or variable is a usage error (64), named as the user typed it, with the same
+    # message app-server gives.
+    bad_url = run("search", "x", "--geocoding-url", "not a url", expect_status=64)
+    assert '--geocoding-url="not a url" is not valid' in bad_url.stderr, bad_url.stderr
+    bad_variable = subprocess.run([BINARY, "fact", "1"], capture_output=True, text=True, timeout=30,
+                                  env={**os.environ, "HTTP_TIMEOUT_SECONDS": "soon"})
+    assert bad_variable.returncode == 64, (bad_variable.returncode, bad_variable.stderr)
+    assert bad_variable.stderr.startswith('app-cli: HTTP_TIMEOUT_SECONDS="soon" is not valid'), \
+        bad_variable.stderr
+    version = run("--version")
+    assert version.stdout.strip(), version.stdout
 
 
 def test_help_for_every_command(base):

@@ -92,9 +92,9 @@ def binary():
 
 
 def start_server(upstream, favorite_failure_rate, geocoding=None):
-    return launch(["--geocoding-base-url", geocoding or upstream,
-                   "--forecast-base-url", upstream,
-                   "--fact-base-url", upstream,
+    return launch(["--geocoding-url", geocoding or upstream,
+                   "--forecast-url", upstream,
+                   "--fact-url", upstream,
                    "--favorite-failure-rate", str(favorite_failure_rate)])
 
 
@@ -383,11 +383,12 @@ def main():
 
         def bad_configuration_stops_the_server():
             cases = {
-                "LOG_LEVEL": ("garbage", "LOG_LEVEL='garbage' is not a log level"),
-                "APP_SERVER_PORT": ("70000", "APP_SERVER_PORT='70000' is not a port in 0...65535"),
-                "APP_SERVER_MAX_SESSIONS": ("0", "APP_SERVER_MAX_SESSIONS='0' is not at least 1"),
-                "APP_SERVER_IDLE_TIMEOUT_SECONDS": ("-1", "is not a positive number of seconds"),
-                "FAVORITE_FAILURE_RATE": ("2", "FAVORITE_FAILURE_RATE='2' is not between 0 and 1"),
+                "LOG_LEVEL": ("garbage", 'LOG_LEVEL="garbage" is not valid: expected a log level'),
+                "APP_SERVER_PORT": ("70000", 'APP_SERVER_PORT="70000" is not valid: expected a port in 0...65535'),
+                "APP_SERVER_MAX_SESSIONS": ("0", 'APP_SERVER_MAX_SESSIONS="0" is not valid: expected a whole number, at least 1'),
+                "APP_SERVER_IDLE_TIMEOUT_SECONDS": ("-1", "expected a positive number of seconds"),
+                "FAVORITE_FAILURE_RATE": ("2", 'FAVORITE_FAILURE_RATE="2" is not valid: expected a number between 0 and 1'),
+                "HTTP_TIMEOUT_SECONDS": ("soon", 'HTTP_TIMEOUT_SECONDS="soon" is not valid'),
             }
             for variable, (value, message) in cases.items():
                 # A flag wins over its variable: the port case gives no --port.
@@ -396,9 +397,15 @@ def main():
                                         timeout=30, env={**os.environ, variable: value})
                 assert result.returncode == 64, (variable, result.returncode, result.stderr)
                 assert message in result.stderr, (variable, result.stderr)
-            flag = subprocess.run([binary(), "--port", "70000"], capture_output=True, text=True,
-                                  timeout=30)
-            assert flag.returncode == 64 and "--port must be in 0...65535" in flag.stderr, flag.stderr
+                assert "listening" not in result.stdout, (variable, result.stdout)
+            for flags, message in [
+                (["--port", "70000"], '--port="70000" is not valid: expected a port in 0...65535'),
+                (["--timeout", "soon"], '--timeout="soon" is not valid'),
+            ]:
+                flag = subprocess.run([binary(), *flags], capture_output=True, text=True, timeout=30)
+                assert flag.returncode == 64 and message in flag.stderr, flag.stderr
+            version = subprocess.run([binary(), "--version"], capture_output=True, text=True, timeout=30)
+            assert version.returncode == 0 and version.stdout.strip(), (version.returncode, version.stdout)
 
         def kept_across_a_restart():
             # Favorites and settings belong to the visitor (a long-lived cookie) and live in the

@@ -1,3 +1,4 @@
+import AppConfiguration
 import FactClient
 import FactClientLive
 import FixtureServer

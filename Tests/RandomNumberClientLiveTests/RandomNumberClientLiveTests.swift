@@ -1,3 +1,4 @@
+import AppConfiguration
 import FixtureServer
 import Foundation
 import LiveHTTP
@@ -165,7 +166,7 @@ struct RandomNumberConfigurationTests {
     }
     #expect(
       error?.description
-        == #"Configuration: RANDOM_NUMBER_SOURCE="dice" is not valid: expected one of system, http"#
+        == #"RANDOM_NUMBER_SOURCE="dice" is not valid: expected one of system, http"#
     )
   }
 }

@@ -1,3 +1,4 @@
+import AppConfiguration
 import Foundation
 import LiveHTTP
 import Testing
@@ -35,7 +36,7 @@ struct ConfigurationTests {
   @Test func invalidBaseURLIsAConfigurationError() {
     #expect(
       throws: ConfigurationError(
-        variable: "WEATHER_FORECAST_BASE_URL", value: "api.open-meteo.com",
+        name: "WEATHER_FORECAST_BASE_URL", value: "api.open-meteo.com",
         expected: "an absolute http or https URL without query, e.g. https://example.com")
     ) {
       try WeatherClient.Configuration(environment: [
@@ -50,7 +51,7 @@ struct ConfigurationTests {
     }
     #expect(
       error?.description
-        == #"Configuration: HTTP_TIMEOUT_SECONDS="soon" is not valid: expected a positive number of seconds, e.g. 10 or 0.5"#
+        == #"HTTP_TIMEOUT_SECONDS="soon" is not valid: expected a positive number of seconds, e.g. 10 or 0.5"#
     )
   }
 }

@@ -1,6 +1,6 @@
+import AppConfiguration
 import FactClient
 import Foundation
-import LiveHTTP
 
 extension FactClient {
   /// Where and how the live client reaches the number-trivia service.
@@ -39,7 +39,15 @@ extension FactClient {
     public init(
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
-      let environment = EnvironmentReader(environment)
+      try self.init(settings: SettingsReader(environment))
+    }
+
+    /// Reads the configuration from `settings`: the variables above, or the flags that replace
+    /// them; unset ones keep their defaults.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first flag or variable that is set but
+    ///   invalid.
+    public init(settings environment: SettingsReader) throws(ConfigurationError) {
       self.init(
         baseURL: try environment.url("FACT_BASE_URL", default: Self.defaultBaseURL),
         timeout: try environment.timeout("FACT_TIMEOUT_SECONDS", default: Self.defaultTimeout)

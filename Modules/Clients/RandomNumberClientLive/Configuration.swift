@@ -1,5 +1,5 @@
+import AppConfiguration
 import Foundation
-import LiveHTTP
 import RandomNumberClient
 
 extension RandomNumberClient {
@@ -55,7 +55,15 @@ extension RandomNumberClient {
     public init(
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
-      let environment = EnvironmentReader(environment)
+      try self.init(settings: SettingsReader(environment))
+    }
+
+    /// Reads the configuration from `settings`: the variables above, or the flags that replace
+    /// them; unset ones keep their defaults.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first flag or variable that is set but
+    ///   invalid.
+    public init(settings environment: SettingsReader) throws(ConfigurationError) {
       self.init(
         source: try environment.choice("RANDOM_NUMBER_SOURCE", default: Source.system),
         baseURL: try environment.url("RANDOM_NUMBER_BASE_URL", default: Self.defaultBaseURL),

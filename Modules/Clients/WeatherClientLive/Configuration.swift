@@ -1,5 +1,5 @@
+import AppConfiguration
 import Foundation
-import LiveHTTP
 import WeatherClient
 
 extension WeatherClient {
@@ -56,7 +56,15 @@ extension WeatherClient {
     public init(
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
-      let environment = EnvironmentReader(environment)
+      try self.init(settings: SettingsReader(environment))
+    }
+
+    /// Reads the configuration from `settings`: the variables above, or the flags that replace
+    /// them; unset ones keep their defaults.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first flag or variable that is set but
+    ///   invalid.
+    public init(settings environment: SettingsReader) throws(ConfigurationError) {
       self.init(
         geocodingBaseURL: try environment.url(
           "WEATHER_GEOCODING_BASE_URL", default: Self.defaultGeocodingBaseURL),

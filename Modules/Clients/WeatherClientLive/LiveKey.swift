@@ -1,3 +1,4 @@
+import AppConfiguration
 import Dependencies
 import Foundation
 import LiveHTTP

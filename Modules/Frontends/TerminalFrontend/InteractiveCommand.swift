@@ -1,3 +1,4 @@
+import AppConfiguration
 import AppFeature
 import ArgumentParser
 import ComposableArchitecture

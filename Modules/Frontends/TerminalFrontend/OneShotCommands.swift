@@ -1,3 +1,4 @@
+import AppConfiguration
 import ArgumentParser
 import ComposableArchitecture
 import FactClient

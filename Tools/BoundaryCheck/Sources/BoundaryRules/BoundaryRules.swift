@@ -20,17 +20,19 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 /// (swift-dependencies, SwiftNIO, …) are allowed or not by review, not by this tool. Test targets
 /// may depend on anything. For every other edge the first rule that it breaks is reported:
 ///
-/// - only executables (`Apps/`), tools (`Tools/`) and tests depend on live modules — `*Live`,
-///   `*Offline` and the live plumbing `LiveHTTP`; only executables and tests on front ends; only
-///   tools and tests on tools;
+/// - only the composition root (`Modules/Composition/`), tools (`Tools/`) and tests depend on
+///   live modules — `*Live`, `*Offline` and the live plumbing (`Live*`); only the composition
+///   root and tests on front ends; only executables (`Apps/`) and tests on the composition root;
+///   only tools and tests on tools;
+/// - an executable depends only on the composition root;
 /// - a feature depends on the runtime, client interfaces and, where allowed, other features:
 ///   `AppFeature` on any feature, `EpisodesFeature` on `FavoritingFeature`;
-/// - a client interface depends on nothing of ours;
-/// - a live client depends only on its own interface and the live plumbing; an offline client
-///   only on its own interface; the plumbing depends on nothing of ours;
-/// - an executable depends only on live and offline clients (and the plumbing), front ends,
-///   client interfaces and the runtime;
-/// - a tool (a benchmark and its support) may depend on anything of ours but front ends;
+/// - a client interface and the configuration module (`Modules/Configuration/`) depend on
+///   nothing of ours;
+/// - a live client depends only on its own interface, the live plumbing and the configuration
+///   module; an offline client only on its own interface; the plumbing only on other plumbing;
+/// - a tool (a benchmark and its support) may depend on anything of ours but front ends and the
+///   composition root;
 /// - the runtime depends only on itself (its macros).
 public struct BoundaryRules: Sendable {
   /// Feature-to-feature edges that are allowed: the key may depend on each feature in its value.
@@ -76,17 +78,15 @@ public struct BoundaryRules: Sendable {
     case .test:
       return nil
     case .executable:
-      switch destinationKind {
-      case .liveClient, .offlineClient, .livePlumbing, .frontend, .clientInterface, .runtime:
-        return nil
-      default:
-        return "an executable may depend only on live and offline clients, front ends, client "
-          + "interfaces and the runtime (not on a \(destinationKind))"
-      }
+      if destinationKind == .compositionRoot { return nil }
+      return "an executable may depend only on the composition root (not on a \(destinationKind))"
     case .tool:
-      if destinationKind == .frontend {
-        return "a tool must not depend on a front end"
+      if destinationKind == .frontend || destinationKind == .compositionRoot {
+        return "a tool must not depend on a front end or the composition root"
       }
+      return nil
+    case .compositionRoot:
+      if destinationKind == .tool { return "only tools and tests may depend on a tool (Tools/)" }
       return nil
     default:
       break
@@ -106,11 +106,14 @@ public struct BoundaryRules: Sendable {
       case .offlineClient:
         break  // its own rule below names what it may depend on
       default:
-        return "only executables (Apps/), tools and tests may depend on a live module"
+        return "only the composition root, tools and tests may depend on a live module"
       }
     }
     if destinationKind == .frontend {
-      return "only executables (Apps/) and tests may depend on a front end"
+      return "only the composition root and tests may depend on a front end"
+    }
+    if destinationKind == .compositionRoot {
+      return "only executables (Apps/) and tests may depend on the composition root"
     }
 
     switch sourceKind {
@@ -130,9 +133,13 @@ public struct BoundaryRules: Sendable {
     case .clientInterface:
       return "an interface module must depend on nothing of ours"
     case .liveClient(let interface):
-      if destination == interface || destinationKind == .livePlumbing { return nil }
-      return "a live module may depend only on its own interface (\(interface)) and the live "
-        + "plumbing (LiveHTTP)"
+      if destination == interface || destinationKind == .livePlumbing
+        || destinationKind == .configuration
+      {
+        return nil
+      }
+      return "a live module may depend only on its own interface (\(interface)), the live "
+        + "plumbing (LiveHTTP) and the configuration module"
     case .offlineClient(let interface):
       if destination == interface { return nil }
       return "an offline module may depend only on its own interface (\(interface))"
@@ -144,7 +151,9 @@ public struct BoundaryRules: Sendable {
     case .runtime:
       if destinationKind == .runtime { return nil }
       return "the runtime must depend on nothing of ours"
-    case .frontend, .other, .executable, .test, .tool:
+    case .configuration:
+      return "the configuration module must depend on nothing of ours"
+    case .frontend, .other, .executable, .test, .tool, .compositionRoot:
       return nil
     }
   }

@@ -16,6 +16,10 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   case livePlumbing
   /// `Modules/Frontends/<Name>`: libraries that render and drive a store.
   case frontend
+  /// `Modules/Configuration/…`: settings shared by the front ends and the composition root.
+  case configuration
+  /// `Modules/Composition/…`: the one module that links live modules and front ends.
+  case compositionRoot
   /// `Apps/<name>`: the executables.
   case executable
   /// `Tools/…`: benchmarks and their support, built from the root package but shipped in no app.
@@ -43,6 +47,10 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
       self = .feature
     case ("Modules", "Frontends") where components.count > 2:
       self = .frontend
+    case ("Modules", "Configuration") where components.count > 2:
+      self = .configuration
+    case ("Modules", "Composition") where components.count > 2:
+      self = .compositionRoot
     case ("Modules", "Clients") where components.count > 2:
       let folder = components[2]
       if folder.hasSuffix("Live"), folder != "Live" {
@@ -76,6 +84,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
     case .offlineClient(let interface): "offline client of \(interface)"
     case .livePlumbing: "live plumbing"
     case .frontend: "front end"
+    case .configuration: "configuration module"
+    case .compositionRoot: "composition root"
     case .executable: "executable"
     case .tool: "tool"
     case .test: "test"

@@ -44,14 +44,14 @@ struct BoundaryRulesTests {
       "live-depends-on-other-interface",
       [
         "WeatherClientLive -> FactClient: a live module may depend only on its own interface "
-          + "(WeatherClient) and the live plumbing (LiveHTTP)"
+          + "(WeatherClient), the live plumbing (LiveHTTP) and the configuration module"
       ]
     ),
     (
       "live-depends-on-live",
       [
         "FactClientLive -> WeatherClientLive: a live module may depend only on its own interface "
-          + "(FactClient) and the live plumbing (LiveHTTP)"
+          + "(FactClient), the live plumbing (LiveHTTP) and the configuration module"
       ]
     ),
     (
@@ -61,21 +61,21 @@ struct BoundaryRulesTests {
     (
       "executable-depends-on-feature",
       [
-        "app-cli -> AppFeature: an executable may depend only on live and offline clients, "
-          + "front ends, client interfaces and the runtime (not on a feature)"
+        "app-cli -> AppFeature: an executable may depend only on the composition root "
+          + "(not on a feature)"
       ]
     ),
     (
       "feature-depends-on-frontend",
       [
-        "AppFeature -> TerminalFrontend: only executables (Apps/) and tests may depend on a "
+        "AppFeature -> TerminalFrontend: only the composition root and tests may depend on a "
           + "front end"
       ]
     ),
     (
       "frontend-depends-on-live",
       [
-        "TerminalFrontend -> WeatherClientLive: only executables (Apps/), tools and tests may "
+        "TerminalFrontend -> WeatherClientLive: only the composition root, tools and tests may "
           + "depend on a live module"
       ]
     ),
@@ -100,7 +100,7 @@ struct BoundaryRulesTests {
     (
       "frontend-depends-on-offline",
       [
-        "TerminalFrontend -> FactClientOffline: only executables (Apps/), tools and tests may "
+        "TerminalFrontend -> FactClientOffline: only the composition root, tools and tests may "
           + "depend on a live module"
       ]
     ),
@@ -113,13 +113,44 @@ struct BoundaryRulesTests {
     (
       "executable-depends-on-tool",
       [
-        "app-cli -> RuntimeBenchmarkSupport: an executable may depend only on live and offline "
-          + "clients, front ends, client interfaces and the runtime (not on a tool)"
+        "app-cli -> RuntimeBenchmarkSupport: an executable may depend only on the composition "
+          + "root (not on a tool)"
       ]
     ),
     (
       "tool-depends-on-frontend",
-      ["offline-bench -> TerminalFrontend: a tool must not depend on a front end"]
+      [
+        "offline-bench -> TerminalFrontend: a tool must not depend on a front end or the "
+          + "composition root"
+      ]
+    ),
+    (
+      "executable-depends-on-live",
+      [
+        "app-cli -> WeatherClientLive: an executable may depend only on the composition root "
+          + "(not on a live client of WeatherClient)"
+      ]
+    ),
+    (
+      "frontend-depends-on-composition-root",
+      [
+        "TerminalFrontend -> AppComposition: only executables (Apps/) and tests may depend on "
+          + "the composition root"
+      ]
+    ),
+    (
+      "configuration-depends-on-ours",
+      [
+        "AppConfiguration -> WeatherClient: the configuration module must depend on nothing of "
+          + "ours"
+      ]
+    ),
+    (
+      "feature-depends-on-configuration",
+      [
+        "SearchFeature -> AppConfiguration: a feature may depend only on the runtime, client "
+          + "interfaces and allowed features (not on a configuration module)"
+      ]
     ),
     (
       "runtime-depends-on-ours",
@@ -154,6 +185,8 @@ struct BoundaryRulesTests {
     #expect(kinds["FixtureServer"] == .other)
     #expect(kinds["EpisodesFeature"] == .feature)
     #expect(kinds["TerminalFrontend"] == .frontend)
+    #expect(kinds["AppConfiguration"] == .configuration)
+    #expect(kinds["AppComposition"] == .compositionRoot)
     #expect(kinds["app-cli"] == .executable)
     #expect(kinds["offline-bench"] == .tool)
     #expect(kinds["RuntimeBenchmarkSupport"] == .tool)

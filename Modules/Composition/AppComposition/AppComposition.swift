@@ -1,0 +1,55 @@
+import AppConfiguration
+import Foundation
+import Logging
+import TerminalFrontend
+import WebFrontend
+
+/// The composition root: the one module that links the live implementations and hands them to
+/// the front ends. Both executables are one call into it.
+///
+/// ```swift
+/// // Apps/app-cli/main.swift
+/// import AppComposition
+/// import Foundation
+///
+/// exit(await AppComposition.runTerminalApp())
+/// ```
+public enum AppComposition {
+  /// The terminal app's clients (the gazetteer of `--offline` loads while the first screen is
+  /// drawn) and its local profile's data (owner `local`, in `app.sqlite` unless told otherwise).
+  public static let terminal = TerminalComposition(
+    clients: { settings, offline in
+      try LiveClients.dependencies(settings: settings, offline: offline, gazetteer: .inBackground)
+    },
+    storage: { settings in
+      let storage = try await OpenedStorage.open(
+        settings, fileName: "app.sqlite", logger: Logger(label: "app-cli"))
+      return storage.clients(owner: "local")
+    })
+
+  /// The server's clients (the gazetteer of `--offline` loads before it listens) and its
+  /// visitors' data and sessions (in `app-server.sqlite` unless told otherwise).
+  public static let server = ServerComposition(
+    clients: { settings, offline in
+      try LiveClients.dependencies(settings: settings, offline: offline, gazetteer: .now)
+    },
+    openStorage: { settings, logger in
+      try await OpenedStorage.open(settings, fileName: "app-server.sqlite", logger: logger)
+        .serverStorage
+    })
+
+  /// Runs `app-cli` with the process's arguments and returns its exit status.
+  public static func runTerminalApp(
+    arguments: [String] = Array(CommandLine.arguments.dropFirst())
+  ) async -> Int32 {
+    await TerminalApp.main(arguments: arguments, composition: terminal)
+  }
+
+  /// Runs `app-server` with the process's arguments until it is stopped, and returns its exit
+  /// status.
+  public static func runServer(
+    arguments: [String] = Array(CommandLine.arguments.dropFirst())
+  ) async -> Int32 {
+    await ServerCommand.main(arguments: arguments, composition: server)
+  }
+}

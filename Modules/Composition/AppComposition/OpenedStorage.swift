@@ -1,0 +1,103 @@
+import AppConfiguration
+import Dependencies
+import FavoriteClient
+import FavoriteClientLive
+import LivePostgres
+import LiveStorage
+import Logging
+import SettingsClient
+import SettingsClientLive
+import WebFrontend
+
+/// The storage an executable opened — one SQLite file, or a PostgreSQL database — closed when it
+/// stops.
+enum OpenedStorage: CustomStringConvertible, Sendable {
+  case sqlite(SQLiteStorage)
+  case postgres(PostgresStorage)
+
+  /// Opens what `settings` name (`--database-url`/`DATABASE_URL`, else `--database`/
+  /// `APP_DATABASE`, else `fileName` in the user's data directory). A database that cannot be
+  /// opened — a bad URL, a server that cannot be reached, a file that is not a database — is
+  /// an error here, before anything is served.
+  static func open(
+    _ settings: SettingsReader, fileName: String, logger: Logger
+  ) async throws -> OpenedStorage {
+    switch try settings.storage() {
+    case .sqlite(let path):
+      let path = try StorageLocation.databasePath(flag: path, fileName: fileName)
+      return .sqlite(try StorageLocation.open(path))
+    case .postgres(let url):
+      return .postgres(try await PostgresStorage.open(url: url, logger: logger))
+    }
+  }
+
+  var storage: any AppStorage {
+    switch self {
+    case .sqlite(let storage): storage
+    case .postgres(let storage): storage
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .sqlite(let storage): storage.path
+    case .postgres(let storage): storage.url.description
+    }
+  }
+
+  func close() async {
+    if case .postgres(let storage) = self { await storage.close() }
+  }
+
+  /// The favorite and settings clients of one owner's rows.
+  func clients(owner: String) -> @Sendable (inout DependencyValues) -> Void {
+    let favoriteClient = FavoriteClient.live(storage: storage, owner: owner)
+    let settingsClient = SettingsClient.live(storage: storage, owner: owner)
+    return { values in
+      values.favoriteClient = favoriteClient
+      values.settingsClient = settingsClient
+    }
+  }
+}
+
+extension OpenedStorage {
+  /// How a visitor's rows name their owner.
+  private static let visitorPrefix = "visitor:"
+
+  /// The owner of a visitor's rows.
+  static func owner(_ visitor: VisitorID) -> String {
+    visitorPrefix + visitor.rawValue
+  }
+
+  /// The visitor that owns rows of `owner`, if a visitor does.
+  static func visitor(owning owner: String) -> VisitorID? {
+    guard owner.hasPrefix(visitorPrefix) else { return nil }
+    return VisitorID(owner.dropFirst(visitorPrefix.count))
+  }
+
+  /// The server's view of this storage: each visitor's favorites and settings, and saved
+  /// sessions, so that they survive a restart and move between instances that share it.
+  var serverStorage: ServerStorage {
+    let storage = self.storage
+    return ServerStorage(
+      description: description,
+      visitorData: { visitor in self.clients(owner: Self.owner(visitor)) },
+      archive: SessionArchive(
+        load: { id in
+          guard let saved = try await storage.savedSession(id: id.rawValue),
+            let visitor = Self.visitor(owning: saved.owner)
+          else { return nil }
+          return SessionArchive.Entry(
+            visitor: visitor, revision: saved.revision, state: saved.state)
+        },
+        save: { id, entry in
+          try await storage.saveSession(
+            SavedSession(
+              owner: Self.owner(entry.visitor), revision: entry.revision, state: entry.state),
+            id: id.rawValue)
+        },
+        delete: { id in try await storage.deleteSession(id: id.rawValue) },
+        prune: { date in try await storage.deleteSessions(savedBefore: date) }),
+      close: { await self.close() })
+  }
+}

@@ -1,0 +1,286 @@
+import AppConfiguration
+import ArgumentParser
+import Dependencies
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+
+/// What the executable hands to the server: the only place that links implementations.
+public struct ServerComposition: Sendable {
+  /// The clients of the services: live ones configured by `settings`, or, when `offline`, the
+  /// ones over embedded data. Called once, before the server listens.
+  public var clients:
+    @Sendable (_ settings: SettingsReader, _ offline: Bool) throws ->
+      SessionRegistry
+      .DependencyOverrides
+  /// Opens where visitors' data and sessions are kept; an error stops the server before it
+  /// listens.
+  public var openStorage:
+    @Sendable (_ settings: SettingsReader, _ logger: Logger) async throws -> ServerStorage
+
+  public init(
+    clients:
+      @escaping @Sendable (SettingsReader, Bool) throws -> SessionRegistry.DependencyOverrides,
+    openStorage: @escaping @Sendable (SettingsReader, Logger) async throws -> ServerStorage
+  ) {
+    self.clients = clients
+    self.openStorage = openStorage
+  }
+}
+
+/// The storage the server opened: visitors' favorites and settings, and saved sessions.
+public struct ServerStorage: Sendable {
+  /// What to log about it (a path, or a URL without its password).
+  public var description: String
+  /// A visitor's favorite and settings clients.
+  public var visitorData: SessionRegistry.VisitorData
+  /// Where sessions are saved so that they survive a restart.
+  public var archive: SessionArchive
+  /// Closes it once the server has stopped.
+  public var close: @Sendable () async -> Void
+
+  public init(
+    description: String, visitorData: @escaping SessionRegistry.VisitorData,
+    archive: SessionArchive, close: @escaping @Sendable () async -> Void
+  ) {
+    self.description = description
+    self.visitorData = visitorData
+    self.archive = archive
+    self.close = close
+  }
+}
+
+/// The `app-server` command line: every option can also come from the environment; a flag wins
+/// over its variable, and an unset variable keeps the default. Flags and variables are checked by
+/// the same rules and report a bad value the same way.
+public struct ServerCommand: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "app-server",
+    abstract: "Serves the Composable App as a web page, one store per visitor.",
+    discussion: """
+      Open the printed URL in a browser. The live clients also read their own variables \
+      (WEATHER_TIMEOUT_SECONDS, FACT_TIMEOUT_SECONDS, …; see docs/clients.md); the options below \
+      override them. See docs/server.md for the API.
+      """,
+    version: AppVersion.current)
+
+  @Option(help: "The address to listen on. [env: APP_SERVER_HOST] (default: 127.0.0.1)")
+  var host: String?
+
+  @Option(help: "The port to listen on; 0 picks a free one. [env: APP_SERVER_PORT] (default: 8080)")
+  var port: String?
+
+  @Option(
+    name: .customLong("idle-timeout"),
+    help:
+      "Seconds a session lives without a request. [env: APP_SERVER_IDLE_TIMEOUT_SECONDS] (default: 1800)"
+  )
+  var idleTimeout: String?
+
+  @Option(
+    name: .customLong("max-sessions"),
+    help:
+      "The most sessions at once; a new one replaces the least recently used idle session, or is refused with 503 when none is idle. [env: APP_SERVER_MAX_SESSIONS] (default: 1000)"
+  )
+  var maxSessions: String?
+
+  @Option(
+    name: .customLong("allowed-host"),
+    help:
+      "A host name the server answers to besides localhost, 127.0.0.1 and ::1 (repeatable); requests for other names get 421. [env: APP_SERVER_ALLOWED_HOSTS, comma-separated]"
+  )
+  var allowedHosts: [String] = []
+
+  @Option(
+    name: .customLong("trusted-proxy"),
+    help:
+      "The IP address of a proxy whose X-Forwarded-For names the client for the per-client limits (repeatable). [env: APP_SERVER_TRUSTED_PROXIES, comma-separated]"
+  )
+  var trustedProxies: [String] = []
+
+  @Option(
+    name: .customLong("actions-per-second"),
+    help:
+      "The actions one client may send per second in the long run (twice as many at once); more get 429. [env: APP_SERVER_ACTIONS_PER_SECOND] (default: 50)"
+  )
+  var actionsPerSecond: String?
+
+  @Option(
+    name: .customLong("sessions-per-minute"),
+    help:
+      "The sessions one client may create per minute in the long run (20 at once); more get 429. [env: APP_SERVER_SESSIONS_PER_MINUTE] (default: 30)"
+  )
+  var sessionsPerMinute: String?
+
+  @Flag(
+    name: .customLong("secure-cookies"),
+    help:
+      "Mark the session cookie Secure: the server is reached over TLS (directly or through a proxy). [env: APP_SERVER_SECURE_COOKIES=true]"
+  )
+  var secureCookies = false
+
+  @Option(
+    name: .customLong("favorite-failure-rate"),
+    help:
+      "A demonstration: favorites are saved by the seed's simulated service (a second's wait, failing this often, 0...1, kept for the session only) instead of the database. [env: FAVORITE_FAILURE_RATE]"
+  )
+  var favoriteFailureRate: String?
+
+  @Option(
+    name: .customLong("log-level"),
+    help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)"
+  )
+  var logLevel: String?
+
+  @OptionGroup var clientOptions: ClientOptions
+
+  public init() {}
+
+  /// The server's own flags, as values for the variables they replace.
+  var flagValues: [FlagValue] {
+    let single: [(String, String, String?)] = [
+      ("--host", "APP_SERVER_HOST", host), ("--port", "APP_SERVER_PORT", port),
+      ("--idle-timeout", "APP_SERVER_IDLE_TIMEOUT_SECONDS", idleTimeout),
+      ("--max-sessions", "APP_SERVER_MAX_SESSIONS", maxSessions),
+      ("--allowed-host", "APP_SERVER_ALLOWED_HOSTS", list(allowedHosts)),
+      ("--trusted-proxy", "APP_SERVER_TRUSTED_PROXIES", list(trustedProxies)),
+      ("--actions-per-second", "APP_SERVER_ACTIONS_PER_SECOND", actionsPerSecond),
+      ("--sessions-per-minute", "APP_SERVER_SESSIONS_PER_MINUTE", sessionsPerMinute),
+      ("--secure-cookies", "APP_SERVER_SECURE_COOKIES", secureCookies ? "true" : nil),
+      ("--favorite-failure-rate", "FAVORITE_FAILURE_RATE", favoriteFailureRate),
+      ("--log-level", "LOG_LEVEL", logLevel),
+    ]
+    return clientOptions.flagValues
+      + single.compactMap { flag, variable, value in
+        value.map { FlagValue(flag: flag, variables: [variable], value: $0) }
+      }
+  }
+
+  private func list(_ values: [String]) -> String? {
+    values.isEmpty ? nil : values.joined(separator: ",")
+  }
+
+  /// Every flag and variable of the server, over `environment`.
+  public func settings(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> SettingsReader {
+    SettingsReader(environment, flags: flagValues)
+  }
+
+  /// Checks the flags alone, when the command line is parsed; the environment's values are
+  /// checked with the same rules in ``serverSettings(_:)``.
+  public func validate() throws {
+    do {
+      _ = try Self.serverSettings(settings(environment: [:]))
+    } catch {
+      throw ValidationError(error.localizedDescription)
+    }
+  }
+
+  /// The server's settings, and the log level, read and checked.
+  static func serverSettings(
+    _ settings: SettingsReader
+  ) throws -> (configuration: WebServer.Configuration, logLevel: Logger.Level) {
+    let logLevel =
+      try settings.value(
+        "LOG_LEVEL",
+        expected: "a log level (trace, debug, info, notice, warning, error or critical)"
+      ) { Logger.Level(rawValue: $0.lowercased()) } ?? .info
+    let actionsPerSecond =
+      try settings.number("APP_SERVER_ACTIONS_PER_SECOND", expected: "a positive number") {
+        $0 > 0
+      } ?? 50
+    let sessionsPerMinute =
+      try settings.number("APP_SERVER_SESSIONS_PER_MINUTE", expected: "a positive number") {
+        $0 > 0
+      } ?? 30
+    let idleTimeout =
+      try settings.number(
+        "APP_SERVER_IDLE_TIMEOUT_SECONDS", expected: "a positive number of seconds"
+      ) { $0 > 0 } ?? 1800
+    let configuration = WebServer.Configuration(
+      host: settings.string("APP_SERVER_HOST") ?? "127.0.0.1",
+      port: try settings.integer(
+        "APP_SERVER_PORT", in: 0...65_535, expected: "a port in 0...65535") ?? 8080,
+      sessions: .init(
+        idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up))),
+        maximumSessionCount: try settings.integer(
+          "APP_SERVER_MAX_SESSIONS", in: 1...Int.max, expected: "a whole number, at least 1")
+          ?? 1000),
+      security: .init(
+        allowedHosts: Set(try settings.hosts("APP_SERVER_ALLOWED_HOSTS")),
+        secureCookies: try settings.boolean("APP_SERVER_SECURE_COOKIES") ?? false,
+        trustedProxies: Set(try settings.hosts("APP_SERVER_TRUSTED_PROXIES")),
+        sessionCreation: .init(burst: 20, perSecond: sessionsPerMinute / 60),
+        actions: .init(burst: 2 * actionsPerSecond, perSecond: actionsPerSecond)),
+      favoriteFailureRate: try settings.number(
+        "FAVORITE_FAILURE_RATE", expected: "a number between 0 and 1"
+      ) { (0...1).contains($0) })
+    return (configuration, logLevel)
+  }
+
+  /// Parses `arguments`, runs the server until it is stopped (SIGINT/SIGTERM drain it), and
+  /// returns the process's exit status. Errors in the command line or the environment are
+  /// reported before anything listens.
+  public static func main(arguments: [String], composition: ServerComposition) async -> Int32 {
+    let command: ServerCommand
+    do {
+      command = try parseAsRoot(arguments) as? ServerCommand ?? ServerCommand()
+    } catch {
+      return report(error)
+    }
+    do {
+      try await command.serve(composition: composition)
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("app-server: \(error.localizedDescription)\n".utf8))
+      // A bad flag or variable is a usage error (64), as when the command line is parsed.
+      let isUsage = error is ConfigurationError || error is ConflictingSettingsError
+      return isUsage ? ExitCode.validationFailure.rawValue : ExitCode.failure.rawValue
+    }
+  }
+
+  private static func report(_ error: any Error) -> Int32 {
+    let message = fullMessage(for: error)
+    let code = exitCode(for: error).rawValue
+    let handle = code == 0 ? FileHandle.standardOutput : FileHandle.standardError
+    handle.write(Data((message.isEmpty ? "" : message + "\n").utf8))
+    return code
+  }
+
+  func serve(composition: ServerComposition) async throws {
+    let settings = settings()
+    let (configuration, level) = try Self.serverSettings(settings)
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let logger = Logger(label: "app-server")
+    let clients = try composition.clients(settings, clientOptions.offline)
+    let storage = try await composition.openStorage(settings, logger)
+    logger.info(
+      "Starting",
+      metadata: [
+        "offline": "\(clientOptions.offline)", "host": "\(configuration.host)",
+        "database": "\(storage.description)",
+      ])
+    // One registry for the server's metrics and, through swift-metrics, the live clients'.
+    let metrics = ServerMetrics()
+    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+    do {
+      try await WebServer(
+        configuration: configuration, logger: logger, metrics: metrics,
+        visitorData: storage.visitorData, archive: storage.archive, dependencies: clients
+      )
+      .run { url in
+        FileHandle.standardOutput.write(Data("app-server: listening on \(url)\n".utf8))
+      }
+    } catch {
+      await storage.close()
+      throw error
+    }
+    await storage.close()
+  }
+}

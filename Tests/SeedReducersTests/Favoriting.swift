@@ -1,6 +1,6 @@
 // swift-format-ignore-file
 // (The seed's code, kept as the seed wrote it; see the header below.)
-// Seed: /work/shared/seeds/favoriting-episodes.txt — TCA's "ReusableFavoriting" case study as the
+// Seed: the post "favoriting-episodes" — TCA's "ReusableFavoriting" case study as the
 // post quotes it: the reusable component (lines 410-462), the `Episode` feature (lines 481-508),
 // `Episodes` (lines 535-553), and the error, live `favorite` function and mocks (lines 595-619).
 //

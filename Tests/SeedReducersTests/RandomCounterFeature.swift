@@ -1,4 +1,4 @@
-// Seed: /work/shared/seeds/random-number-dependencies.txt — the post's "전체 코드" (full code),
+// Seed: the post "random-number-dependencies" — the post's "전체 코드" (full code),
 // lines 167-195 (`RandomCounterClient`, live value, dependency key, `DependencyValues` accessor)
 // and lines 196-238 (`RandomCounterFeature`). (The earlier fragments, lines 89-160, name the client
 // inconsistently — `randomNumberClient`, `RandomNumberClientKey` — the full code is the final one.)

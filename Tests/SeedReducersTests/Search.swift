@@ -1,4 +1,4 @@
-// Seed: /work/shared/seeds/search-weather.txt — the `Search` reducer of TCA's SearchApp as the post
+// Seed: the post "search-weather" — the `Search` reducer of TCA's SearchApp as the post
 // quotes it (lines 32-134) and the post's "전체 코드" (full code) of its API models, `WeatherClient`
 // interface, live implementation, mock data and JSON helpers (lines 505-672).
 //

@@ -1,4 +1,4 @@
-// Seed: /work/shared/seeds/counter-fact-timer.txt — `SectionContentFeature`, assembled from the
+// Seed: the post "counter-fact-timer" — `SectionContentFeature`, assembled from the
 // fragments the post builds up: lines 43-77 (State, Action, body skeleton), 114-125 (increment and
 // decrement), 148-172 (fact request) and 191-229 (timer, cancel identifiers).
 //

@@ -1,4 +1,4 @@
-// Seed: /work/shared/seeds/settings-bindings.txt — the `Settings` reducer in the final form the post
+// Seed: the post "settings-bindings" — the `Settings` reducer in the final form the post
 // builds up to ("개선된 Binding"): State from lines 189-198, Action from lines 211-219, body from
 // lines 246-260 (which extends the `BindingReducer()` body of lines 225-232). The earlier,
 // hand-written versions (lines 28-73 and 111-181) are the "before" the post improves on.

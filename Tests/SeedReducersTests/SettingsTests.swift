@@ -3,7 +3,7 @@ import Testing
 
 @MainActor
 struct SettingsTests {
-  /// The post's own test (/work/shared/seeds/settings-bindings.txt, lines 268-277), with these edits:
+  /// The post's own test (the post "settings-bindings", lines 268-277), with these edits:
   /// - `.set(\\.$displayName, …)` / `.set(\\.$protectMyPosts, …)` → `.set(\.displayName, …)` /
   ///   `.set(\.protectMyPosts, …)` (TCA 1.x drops `$`; the doubled backslash is a blog artifact).
   /// - SYNTAX FIX (line 277): the second assertion closure ends with `)` instead of `}`.

@@ -1,7 +1,8 @@
-// boundary-check [FILE]
+// boundary-check [--module-graph] [FILE]
 //
 // Reads the JSON of `swift package dump-package` from FILE (or standard input when FILE is
-// omitted or "-") and prints every dependency that breaks a module boundary rule.
+// omitted or "-") and prints every dependency that breaks a module boundary rule; with
+// --module-graph, prints docs/module-graph.md for that graph instead.
 // Exit status: 0 when every rule holds, 1 when some edge breaks one, 2 when the input is unusable.
 
 import BoundaryRules
@@ -12,16 +13,19 @@ func fail(_ message: String, status: Int32) -> Never {
   exit(status)
 }
 
-let arguments = CommandLine.arguments.dropFirst()
+var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("-h") || arguments.contains("--help") {
   print(
     """
-    usage: boundary-check [FILE]
+    usage: boundary-check [--module-graph] [FILE]
       Checks the dependency graph printed by `swift package dump-package` (read from FILE, or
       from standard input) against the module boundary rules, and names each offending edge.
+      --module-graph  print the Markdown page of the graph (docs/module-graph.md) instead
     """)
   exit(0)
 }
+let printsModuleGraph = arguments.contains("--module-graph")
+arguments.removeAll { $0 == "--module-graph" }
 guard arguments.count <= 1 else {
   fail("expected at most one argument, the dump-package JSON file", status: 2)
 }
@@ -43,6 +47,11 @@ do {
   graph = try PackageGraph(dumpPackageJSON: input)
 } catch {
   fail("the input is not the JSON of `swift package dump-package`: \(error)", status: 2)
+}
+
+if printsModuleGraph {
+  print(ModuleGraphDocument(graph: graph).markdown, terminator: "")
+  exit(0)
 }
 
 let violations = BoundaryRules().violations(in: graph)

@@ -193,6 +193,23 @@ struct BoundaryRulesTests {
     #expect(kinds["SearchFeatureTests"] == .test)
   }
 
+  @Test func moduleGraphPageListsEveryLayerAndEdgeOfTheManifest() throws {
+    var graph = try fixture("clean")
+    let page = ModuleGraphDocument(graph: graph).markdown
+    #expect(
+      page.contains("| executables | `Apps/<name>` | the composition root only | `app-cli` |"))
+    #expect(page.contains("- `app-cli` → `AppComposition`\n"))
+    #expect(!page.contains("SearchFeatureTests"))
+    // A new edge in the manifest is a different page: the checked-in one would be stale.
+    let index = try #require(graph.targets.firstIndex { $0.name == "SearchFeature" })
+    graph.targets[index].dependencies.append(.byName("FactClient"))
+    let changed = ModuleGraphDocument(graph: graph).markdown
+    #expect(changed != page)
+    #expect(
+      changed.contains(
+        "- `SearchFeature` → `ComposableArchitecture`, `WeatherClient`, `FactClient`"))
+  }
+
   @Test func defaultPathsFollowSwiftPM() {
     let library = PackageGraph.Target(name: "Lib", path: nil, type: "regular", dependencies: [])
     let test = PackageGraph.Target(name: "LibTests", path: nil, type: "test", dependencies: [])

@@ -17,22 +17,24 @@ struct Interactive: FrontEndCommand {
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
     guard Terminal.isInteractive else {
       // Not a terminal: show the first screen as plain text, and say what to do instead.
-      let store = await makeStore(dependencies)
-      var view = ViewState()
-      view.isOffline = clientOptions.offline
-      let screen = await ScreenRenderer.render(store.state, view: view, style: .plain)
-      Output.line(screen)
+      Output.line(await firstScreen(dependencies))
       throw CommandFailure(
         message: "interactive mode needs a terminal; for scripts use a subcommand (see --help)")
     }
-    await InteractiveSession.run(store: makeStore(dependencies), isOffline: clientOptions.offline)
+    await InteractiveSession.run(store: makeStore(dependencies))
     return 0
   }
 
   @MainActor
-  private func makeStore(_ dependencies: @escaping DependencyOverrides) -> StoreOf<AppFeature> {
-    Store(initialState: AppFeature.State()) {
-      AppFeature()
+  private func firstScreen(_ dependencies: @escaping DependencyOverrides) -> String {
+    ScreenRenderer.render(makeStore(dependencies).state, style: .plain)
+  }
+
+  @MainActor
+  private func makeStore(_ dependencies: @escaping DependencyOverrides) -> StoreOf<TerminalFeature>
+  {
+    Store(initialState: TerminalFeature.State(isOffline: clientOptions.offline)) {
+      TerminalFeature()
     } withDependencies: {
       dependencies(&$0)
     }

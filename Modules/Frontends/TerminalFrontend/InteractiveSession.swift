@@ -9,7 +9,7 @@ import Logging
 #endif
 
 /// Runs the app full screen in the terminal until the user quits: redraws from the store's state
-/// after every change, and turns key presses into actions through ``TerminalController``.
+/// after every change, and sends key presses to ``TerminalFeature``, which decides what they mean.
 @MainActor
 enum InteractiveSession {
   private enum Event {
@@ -19,8 +19,7 @@ enum InteractiveSession {
     case quit
   }
 
-  static func run(store: StoreOf<AppFeature>, isOffline: Bool) async {
-    let controller = TerminalController(store: store, isOffline: isOffline)
+  static func run(store: StoreOf<TerminalFeature>) async {
     guard let original = Terminal.enableRawMode() else { return }
     Terminal.write(ScreenControl.enterAlternateScreen + ScreenControl.hideCursor)
     defer {
@@ -62,31 +61,32 @@ enum InteractiveSession {
       input.cancel()
       states.cancel()
       for source in signalSources { source.cancel() }
-      controller.shutDown()
     }
 
-    store.send(.task)  // loads what was kept: favorites, settings
-    draw(controller)
+    store.send(.app(.task))  // loads what was kept: favorites, settings
+    draw(store)
     loop: for await event in events {
       switch event {
       case .keys(let keys):
-        for key in keys where controller.handle(key) == .quit {
-          break loop
+        for key in keys {
+          store.send(.keyPressed(key))
+          if store.isQuitting { break loop }
         }
       case .stateChanged, .viewChanged:
         break
       case .quit:
+        store.send(.quitRequested)
         break loop
       }
-      draw(controller)
+      draw(store)
     }
   }
 
   /// Colours unless `NO_COLOR` or `TERM=dumb` ask for none.
   private static let style = Style.forTerminal()
 
-  private static func draw(_ controller: TerminalController) {
-    let screen = controller.screen(style: style)
+  private static func draw(_ store: StoreOf<TerminalFeature>) {
+    let screen = ScreenRenderer.render(store.state, style: style)
     let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
     Terminal.write(
       ScreenControl.home

@@ -10,6 +10,11 @@ import WeatherClient
 /// Turns the app's state into the text of one screen. Pure: the same state and view state always
 /// give the same text, which is what the rendering tests check.
 public enum ScreenRenderer {
+  /// The screen of the terminal app's state.
+  public static func render(_ state: TerminalFeature.State, style: Style) -> String {
+    render(state.app, view: state.view, style: style)
+  }
+
   public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> String {
     var lines: [String] = []
     lines.append(style.bold(state.header))

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 import WebFrontend
 
-/// The page and the server agree on the names of actions: every action type the page's script
+/// The page and the server agree on the names of actions: every action type the page's modules
 /// can send is one the server's catalogue (`GET /api/actions`) accepts.
 @MainActor
 struct ContractTests {
@@ -22,7 +22,11 @@ struct ContractTests {
 
   @Test func everyActionThePageSendsIsInTheServersCatalogue() async throws {
     try await makeApplication(makeRegistry()).test(.router) { client in
-      let script = String(buffer: try await client.call(.get, "/app.js").body)
+      // Every module of the page.
+      var script = ""
+      for path in WebAssets.all.keys where path.hasSuffix(".js") {
+        script += String(buffer: try await client.call(.get, path).body)
+      }
       let catalogue = try decodeBody(
         try await client.call(.get, "/api/actions"), as: [UserAction.Description].self)
       let accepted = Set(catalogue.map(\.type))

@@ -240,6 +240,7 @@ struct SecurityTests {
       for (path, type) in [
         ("/app.css", "text/css; charset=utf-8"), ("/favicon.svg", "image/svg+xml"),
         ("/app.js", "text/javascript; charset=utf-8"),
+        ("/search.js", "text/javascript; charset=utf-8"),
       ] {
         let response = try await client.call(.get, path)
         #expect(response.status == .ok)
@@ -251,8 +252,15 @@ struct SecurityTests {
         let stale = try await client.call(.get, path, headers: [.ifNoneMatch: #""0""#])
         #expect(stale.status == .ok)
       }
-      let script = String(buffer: try await client.call(.get, "/app.js").body)
-      #expect(!script.contains("style="))
+      for path in WebAssets.all.keys where path.hasSuffix(".js") {
+        let script = String(buffer: try await client.call(.get, path).body)
+        #expect(!script.contains("style="), "\(path) sets an inline style, which the CSP refuses")
+      }
+      // The modules import each other by the paths they are served at.
+      let app = String(buffer: try await client.call(.get, "/app.js").body)
+      for module in app.matches(of: #/from "\.(/[a-z]+\.js)"/#).map({ String($0.output.1) }) {
+        #expect(WebAssets.all[module] != nil, "app.js imports \(module), which is not served")
+      }
     }
   }
 

@@ -23,11 +23,14 @@ struct SessionAPITests {
         #expect(html.contains(#"<script type="module" src="/app.js"></script>"#))
         #expect(!html.contains("http://") && !html.contains("https://"))
       }
-      try await client.execute(uri: "/app.js", method: .get) { response in
+      try await client.execute(uri: "/session.js", method: .get) { response in
         #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
-        let script = String(buffer: response.body)
-        #expect(script.contains(#""/api/session""#))
-        #expect(!script.contains("https://"))
+        #expect(String(buffer: response.body).contains(#""/api/session""#))
+      }
+      // No module loads anything from elsewhere (the SVG namespace is a name, not a resource).
+      for path in WebAssets.all.keys where path.hasSuffix(".js") {
+        let script = String(buffer: try await client.call(.get, path).body)
+        #expect(!script.contains("https://") && !script.contains("import(\"http"), "\(path)")
       }
     }
   }

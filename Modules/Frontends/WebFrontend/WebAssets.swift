@@ -32,19 +32,27 @@ public enum WebAssets {
 
   /// The files by path (`/` is `index.html`). A missing resource is a broken build: it stops the
   /// process at the first request rather than serving a page without its script.
+  /// The content type of each kind of file the page is made of; a file of another kind in
+  /// `Public/` stops the server at start, rather than being served with a guessed type.
+  static let contentTypes = [
+    "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+    "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
+  ]
+
+  /// Every file of `Public/` by its path: `index.html` at `/`, the others by name (`/app.js`,
+  /// `/search.js`, …): the page's ES modules import each other by these paths.
   public static let all: [String: Asset] = {
-    let files: [(String, String, String)] = [
-      ("/", "index.html", "text/html; charset=utf-8"),
-      ("/app.js", "app.js", "text/javascript; charset=utf-8"),
-      ("/app.css", "app.css", "text/css; charset=utf-8"),
-      ("/favicon.svg", "favicon.svg", "image/svg+xml"),
-    ]
+    guard
+      let folder = Bundle.module.url(forResource: "Public", withExtension: nil),
+      let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+    else { fatalError("the web front end's resource folder Public is missing from the build") }
     var assets: [String: Asset] = [:]
-    for (path, name, contentType) in files {
-      guard
-        let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Public"),
-        let data = try? Data(contentsOf: url)
-      else { fatalError("the web front end's resource Public/\(name) is missing from the build") }
+    for name in names.sorted() where !name.hasPrefix(".") {
+      let kind = String(name.split(separator: ".").last ?? "")
+      guard let contentType = contentTypes[kind],
+        let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)
+      else { fatalError("Public/\(name) cannot be served: not a page file (html, js, css, svg)") }
+      let path = name == "index.html" ? "/" : "/" + name
       let bytes = [UInt8](data)
       assets[path] = Asset(
         path: path, contentType: contentType, bytes: bytes, etag: "\"\(fnv1a(bytes))\"")
@@ -52,7 +60,6 @@ public enum WebAssets {
     return assets
   }()
 
-  /// The answer to `GET path`: 200 with the file, or 304 when `If-None-Match` names its ETag.
   static func response(for asset: Asset, request: Request) -> Response {
     var headers: HTTPFields = [
       .contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache",

@@ -41,11 +41,10 @@ public enum WebRoutes {
 
   /// The routes and the methods each accepts.
   static let routes: [String: [HTTPRequest.Method]] = [
-    "/": [.get], "/app.js": [.get], "/app.css": [.get], "/favicon.svg": [.get], "/healthz": [.get],
-    "/readyz": [.get], "/metrics": [.get], "/api/actions": [.get],
+    "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/api/actions": [.get],
     "/api/session": [.post, .delete], "/api/session/state": [.get],
     "/api/session/actions": [.post], "/api/session/events": [.get],
-  ]
+  ].merging(WebAssets.all.keys.map { ($0, [.get]) }, uniquingKeysWith: { first, _ in first })
 
   /// Builds the router over `registry`.
   ///

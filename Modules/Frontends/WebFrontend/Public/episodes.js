@@ -1,0 +1,49 @@
+// The Episodes screen: the list with a favorite button per row, and the navigation stack of
+// episode screens, whose top one covers the list.
+import { $, alertText, keyed, setShown, setText } from "./dom.js";
+
+export function bind(send) {
+  $("screen-close").addEventListener("click", () => send({ type: "screen.close" }));
+  $("screen-heart").addEventListener("click", () => send({ type: "screen.favorite" }));
+  $("screen-alert-ok").addEventListener("click", () => send({ type: "screen.dismissAlert" }));
+}
+
+function showHeart(heart, item) {
+  setText(heart, item.isFavorite ? "♥" : "♡");
+  heart.setAttribute("aria-pressed", String(item.isFavorite));
+  heart.setAttribute("aria-label", (item.isFavorite ? "Unfavorite " : "Favorite ") + item.title);
+}
+
+export function render(state, send) {
+  const screens = state.episodeScreens || [];
+  const screen = screens.length ? screens[screens.length - 1] : null;
+  setShown($("episode-screen"), !!screen);
+  setShown($("episode-list"), !screen);
+  if (screen) {
+    setText($("screen-title"), screen.title);
+    showHeart($("screen-heart"), screen);
+    setShown($("screen-alert"), !!screen.alert);
+    setText($("screen-alert-text"), alertText(screen.alert));
+  }
+  keyed($("episode-list"), state.episodes, (episode) => {
+    const card = document.createElement("div");
+    card.className = "card episode";
+    card.innerHTML =
+      '<div class="row"><span class="title grow"></span>' +
+      '<button class="act" data-do="episode.open">Open</button>' +
+      '<button class="heart" data-do="episode.favorite"></button></div>' +
+      '<div class="alert" role="alertdialog" hidden><span class="alert-text"></span>' +
+      '<button class="act" data-do="episode.dismissAlert">OK</button></div>';
+    for (const button of card.querySelectorAll("button[data-do]")) {
+      button.addEventListener("click", () => send({ type: button.dataset.do, id: episode.id }));
+    }
+    return card;
+  }, (card, episode) => {
+    setText(card.querySelector(".title"), episode.title);
+    showHeart(card.querySelector(".heart"), episode);
+    setShown(card.querySelector(".alert"), !!episode.alert);
+    setText(card.querySelector(".alert-text"), alertText(episode.alert));
+  });
+  setText($("episodes-error"), state.episodesError);
+  setShown($("episodes-error"), !!state.episodesError);
+}

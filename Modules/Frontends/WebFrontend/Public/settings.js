@@ -1,0 +1,35 @@
+// The Settings screen: a form whose every control writes one field through a binding action.
+import { $, renderConfirmation, setShown, setText } from "./dom.js";
+
+export function bind(send) {
+  for (const control of document.querySelectorAll("#settings-form [data-field]")) {
+    const field = control.dataset.field;
+    if (control.type === "checkbox") {
+      control.addEventListener("change", () => send({ type: "settings.set", field, value: control.checked }));
+    } else if (control.tagName === "SELECT") {
+      control.addEventListener("change", () => send({ type: "settings.set", field, value: control.value }));
+    } else {
+      control.addEventListener("input", () => send({ type: "settings.set", field, value: control.value }));
+    }
+  }
+  $("reset-settings").addEventListener("click", () => send({ type: "settings.reset" }));
+  $("reset-confirm").addEventListener("click", () => send({ type: "settings.confirmReset" }));
+  $("reset-cancel").addEventListener("click", () => send({ type: "settings.cancelReset" }));
+}
+
+export function render(state) {
+  const settings = state.settings;
+  for (const control of document.querySelectorAll("#settings-form [data-field]")) {
+    const value = settings[control.dataset.field];
+    if (control.type === "checkbox") {
+      if (control.checked !== value) control.checked = value;
+    } else if (document.activeElement !== control && control.value !== value) {
+      control.value = value;
+    }
+  }
+  setText($("displayName-error"), settings.displayNameError);
+  setShown($("displayName-error"), !!settings.displayNameError);
+  setText($("settings-storage-error"), settings.storageError);
+  setShown($("settings-storage-error"), !!settings.storageError);
+  renderConfirmation("reset", settings.resetConfirmation);
+}

@@ -1,0 +1,98 @@
+import { createSession, isNewer } from "/session.js";
+import { equal, test, assert } from "./harness.js";
+
+test("a newer revision of the same generation replaces the state; an older one does not", () => {
+  const current = { generation: "g1", revision: 5 };
+  assert(isNewer(current, { generation: "g1", revision: 6 }));
+  assert(isNewer(current, { generation: "g1", revision: 5 }), "the same revision again is shown");
+  assert(!isNewer(current, { generation: "g1", revision: 4 }));
+  assert(!isNewer(current, null));
+});
+
+test("a resumed session (a new generation) is accepted even with lower revisions", () => {
+  assert(isNewer({ generation: "g1", revision: 40 }, { generation: "g2", revision: 1 }));
+});
+
+// A fake server: answers by method and path, records every request, and an EventSource that
+// never opens.
+function fakeServer(routes) {
+  const requests = [];
+  globalThis.fetch = async (path, options = {}) => {
+    const method = options.method || "GET";
+    requests.push(method + " " + path + (options.body ? " " + options.body : ""));
+    const answer = routes[method + " " + path];
+    const [status, body] = typeof answer === "function" ? answer(options) : answer || [404, { error: "not found" }];
+    return { status, ok: status >= 200 && status < 300, json: async () => body };
+  };
+  globalThis.EventSource = class {
+    static CLOSED = 2;
+    constructor(path) { requests.push("EVENTS " + path); this.readyState = 0; }
+    addEventListener() {}
+    close() { this.readyState = 2; }
+  };
+  return requests;
+}
+
+function recordingView() {
+  const seen = { states: [], banners: [], connection: [] };
+  return {
+    seen,
+    state: (s) => seen.states.push(s),
+    banner: (message, canRestart) => seen.banners.push([message, canRestart]),
+    hideBanner: () => {},
+    connection: (text) => seen.connection.push(text),
+  };
+}
+
+test("start creates a session when the browser has none, shows its state and listens", async () => {
+  const requests = fakeServer({
+    "GET /api/session/state": [404, { error: "no session" }],
+    "POST /api/session": [201, { generation: "g", revision: 1, state: { header: "Composable App" } }],
+  });
+  const view = recordingView();
+  await createSession(view).start();
+  equal(requests, ["GET /api/session/state", "POST /api/session", "EVENTS /api/session/events"]);
+  equal(view.seen.states, [{ header: "Composable App" }]);
+});
+
+test("actions are sent one after the other, and an older answer does not replace a newer state", async () => {
+  let revision = 1;
+  const requests = fakeServer({
+    "GET /api/session/state": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "POST /api/session/actions": () => { revision += 1; return [200, { generation: "g", revision, state: { n: revision } }]; },
+  });
+  const view = recordingView();
+  const session = createSession(view);
+  await session.start();
+  session.send({ type: "counter.add" });
+  await session.send({ type: "counter.increment", id: "x" });
+  equal(requests.slice(2), [
+    'POST /api/session/actions {"type":"counter.add"}',
+    'POST /api/session/actions {"type":"counter.increment","id":"x"}',
+  ]);
+  equal(view.seen.states.map((s) => s.n), [1, 2, 3]);
+});
+
+test("an action on an expired session says so and offers a new one", async () => {
+  fakeServer({
+    "GET /api/session/state": [200, { generation: "g", revision: 1, state: {} }],
+    "POST /api/session/actions": [404, { error: "no such session" }],
+  });
+  const view = recordingView();
+  const session = createSession(view);
+  await session.start();
+  await session.send({ type: "counter.add" });
+  equal(view.seen.banners, [["This session has expired.", true]]);
+});
+
+test("a refused action shows the server's message and keeps the session", async () => {
+  fakeServer({
+    "GET /api/session/state": [200, { generation: "g", revision: 1, state: {} }],
+    "POST /api/session/actions": [429, { error: "Too many actions; try again in 1 s." }],
+  });
+  const view = recordingView();
+  const session = createSession(view);
+  await session.start();
+  await session.send({ type: "counter.add" });
+  equal(view.seen.banners, [["Too many actions; try again in 1 s.", false]]);
+});

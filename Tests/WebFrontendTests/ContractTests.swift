@@ -1,3 +1,6 @@
+import ComposableArchitecture
+import FactClient
+import FavoriteClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -39,6 +42,129 @@ struct ContractTests {
       #expect(
         accepted.subtracting(used).isEmpty,
         "no control on the page: \(accepted.subtracting(used).sorted())")
+    }
+  }
+}
+
+/// The page and the server agree on the form of the state: `GET /api/state-schema` is read off
+/// `StateView`, and states the API really answers with validate against it.
+@MainActor
+struct StateSchemaTests {
+  /// Every way `value` breaks `schema` (the subset of JSON Schema the server publishes: object,
+  /// array, string with uuid format, integer, number, boolean; required; closed objects).
+  nonisolated static func violations(of value: Any, _ schema: [String: Any], at path: String = "$")
+    -> [String]
+  {
+    switch schema["type"] as? String {
+    case "object":
+      guard let object = value as? [String: Any] else { return ["\(path): not an object"] }
+      let properties = schema["properties"] as? [String: [String: Any]] ?? [:]
+      var found = ((schema["required"] as? [String]) ?? []).filter { object[$0] == nil }.map {
+        "\(path).\($0): missing"
+      }
+      for (key, child) in object.sorted(by: { $0.key < $1.key }) {
+        guard let property = properties[key] else {
+          found.append("\(path).\(key): not in the schema")
+          continue
+        }
+        found += violations(of: child, property, at: "\(path).\(key)")
+      }
+      return found
+    case "array":
+      guard let array = value as? [Any] else { return ["\(path): not an array"] }
+      let items = schema["items"] as? [String: Any] ?? [:]
+      return array.enumerated().flatMap { violations(of: $1, items, at: "\(path)[\($0)]") }
+    case "string":
+      guard let string = value as? String else { return ["\(path): not a string"] }
+      if schema["format"] as? String == "uuid", UUID(uuidString: string) == nil {
+        return ["\(path): not a UUID"]
+      }
+      return []
+    case "integer":
+      return (value as? Int) == nil || isBoolean(value) ? ["\(path): not an integer"] : []
+    case "number":
+      return (value as? Double) == nil || isBoolean(value) ? ["\(path): not a number"] : []
+    case "boolean":
+      return isBoolean(value) ? [] : ["\(path): not a boolean"]
+    default:
+      return ["\(path): the schema has no type"]
+    }
+  }
+
+  /// JSONSerialization gives numbers and booleans as `NSNumber`, which also casts to `Bool` for 0
+  /// and 1: a boolean is the one whose type code is a char.
+  nonisolated static func isBoolean(_ value: Any) -> Bool {
+    guard let number = value as? NSNumber else { return value is Bool }
+    return String(cString: number.objCType) == "c"
+  }
+
+  @Test func theValidatorFindsWhatItShould() throws {
+    let schema = try #require(
+      try JSONSerialization.jsonObject(with: StateView.schema) as? [String: Any])
+    let broken = try JSONSerialization.jsonObject(
+      with: Data(
+        #"{"header": 1, "extra": true, "counters": [{"count": true, "isTimerOn": 1}]}"#.utf8))
+    let found = Self.violations(of: broken, schema)
+    #expect(found.contains("$.header: not a string"))
+    #expect(found.contains("$.extra: not in the schema"))
+    #expect(found.contains("$.selectedTab: missing"))
+    #expect(found.contains("$.counters[0].count: not an integer"))
+    #expect(found.contains("$.counters[0].isTimerOn: not a boolean"))
+    #expect(found.contains("$.counters[0].id: missing"))
+    #expect(!found.contains("$.counters[0].fact: missing"), "an optional field may be absent")
+  }
+
+  @Test func theSchemaIsTheStateViewsShape() throws {
+    let schema = try #require(
+      try JSONSerialization.jsonObject(with: StateView.schema) as? [String: Any])
+    let properties = try #require(schema["properties"] as? [String: [String: Any]])
+    #expect(
+      Set(properties.keys) == [
+        "header", "selectedTab", "counters", "removalConfirmation", "search", "settings",
+        "episodes", "episodesError", "episodeScreens",
+      ])
+    let required = Set(schema["required"] as? [String] ?? [])
+    #expect(!required.contains("removalConfirmation") && required.contains("counters"))
+    let counter = try #require(properties["counters"]?["items"] as? [String: Any])
+    let counterProperties = try #require(counter["properties"] as? [String: [String: Any]])
+    #expect(counterProperties["id"]?["format"] as? String == "uuid")
+    #expect(counterProperties["isTimerOn"]?["type"] as? String == "boolean")
+    #expect(counterProperties["count"]?["type"] as? String == "integer")
+  }
+
+  @Test func statesTheAPIAnswersWithFollowTheSchema() async throws {
+    let registry = makeRegistry {
+      $0.factClient.fetch = { "\($0) is a number." }
+      $0.favoriteClient.favorite = { _, _ in throw FavoriteError() }
+    }
+    try await makeApplication(registry).test(.router) { client in
+      let published = try await client.call(.get, "/api/state-schema")
+      #expect(published.headers[.contentType] == "application/schema+json")
+      let schema = try #require(
+        try JSONSerialization.jsonObject(with: Data(buffer: published.body)) as? [String: Any])
+      let id = try await client.createSession().id
+      var states: [Any] = []
+      func record() async throws {
+        let response = try await client.call(.get, "/api/session/state", session: id)
+        let snapshot = try JSONSerialization.jsonObject(with: Data(buffer: response.body))
+        states.append(try #require((snapshot as? [String: Any])?["state"]))
+      }
+      try await record()
+      try await client.send(.requestFact(id: firstCounter), to: id)
+      _ = try await client.waitForState(of: id) { $0.counters[0].fact != nil }
+      try await record()
+      try await client.send(.removeCounter(id: firstCounter), to: id)
+      try await client.send(.resetSettings, to: id)
+      try await client.send(.toggleFavorite(episodeID: UUID(0)), to: id)
+      _ = try await client.waitForState(of: id) { $0.episodes[0].alert != nil }
+      try await client.send(.openEpisode(id: UUID(1)), to: id)
+      try await record()
+      for (index, state) in states.enumerated() {
+        #expect(Self.violations(of: state, schema) == [], "state \(index)")
+      }
+      // The optional parts were there to check.
+      let last = try #require(states.last as? [String: Any])
+      #expect(last["removalConfirmation"] != nil && last["episodeScreens"] as? [Any] != nil)
     }
   }
 }

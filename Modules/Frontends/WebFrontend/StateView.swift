@@ -19,6 +19,16 @@ import SettingsFeature
 ///  "episodes": [{"id": "…", "title": "Functions", "isFavorite": true, "alert": {"title": "Favoriting failed.", "message": null}}]}
 /// ```
 public struct StateView: Codable, Equatable, Sendable {
+  /// The JSON Schema of this form (`GET /api/state-schema`), read off the type itself, so it
+  /// lists exactly the fields the server encodes.
+  public static let schema: Data = {
+    do {
+      return try JSONSchema.json(of: StateView.self, title: "The state of a session")
+    } catch {
+      fatalError("StateView has a shape JSONSchema cannot describe: \(error)")
+    }
+  }()
+
   /// `AppFeature.State.header`, e.g. `"Hello, Blob!"`.
   public var header: String
   /// The tab on screen: `counters`, `search`, `settings` or `episodes`.

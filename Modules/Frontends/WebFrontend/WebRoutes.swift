@@ -42,6 +42,7 @@ public enum WebRoutes {
   /// The routes and the methods each accepts.
   static let routes: [String: [HTTPRequest.Method]] = [
     "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/api/actions": [.get],
+    "/api/state-schema": [.get],
     "/api/session": [.post, .delete], "/api/session/state": [.get],
     "/api/session/actions": [.post], "/api/session/events": [.get],
   ].merging(WebAssets.all.keys.map { ($0, [.get]) }, uniquingKeysWith: { first, _ in first })
@@ -91,6 +92,16 @@ public enum WebRoutes {
 
     router.get("/api/actions") { _, _ in
       try json(UserAction.catalogue, cache: "public, max-age=300")
+    }
+
+    let schema = StateView.schema
+    router.get("/api/state-schema") { _, _ in
+      Response(
+        status: .ok,
+        headers: [
+          .contentType: "application/schema+json", .cacheControl: "public, max-age=300",
+        ],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: schema)))
     }
 
     router.post("/api/session") { request, context in

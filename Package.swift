@@ -270,7 +270,8 @@ let package = Package(
       ],
       path: "Modules/Configuration/AppConfiguration"
     ),
-    // The composition root: the one module that links live clients, storage and front ends;
+    // The composition root: the one module that links live clients, storage and front ends, a
+    // library in Apps/ beside the two executables (choosing implementations is Apps/' job);
     // each executable is one call into it.
     .target(
       name: "AppComposition",
@@ -281,7 +282,7 @@ let package = Package(
         "FavoriteClientLive", "SettingsClient", "SettingsClientLive", "LiveStorage",
         "LivePostgres", logging, dependencies,
       ],
-      path: "Modules/Composition/AppComposition"
+      path: "Apps/AppComposition"
     ),
     // MARK: Web server — END web server section
 

@@ -20,7 +20,7 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 /// (swift-dependencies, SwiftNIO, …) are allowed or not by review, not by this tool. Test targets
 /// may depend on anything. For every other edge the first rule that it breaks is reported:
 ///
-/// - only the composition root (`Modules/Composition/`), tools (`Tools/`) and tests depend on
+/// - only the composition root (a library under `Apps/`), tools (`Tools/`) and tests depend on
 ///   live modules — `*Live`, `*Offline` and the live plumbing (`Live*`); only the composition
 ///   root and tests on front ends; only executables (`Apps/`) and tests on the composition root;
 ///   only tools and tests on tools;

@@ -52,11 +52,11 @@ public struct ModuleGraphDocument: Sendable {
       mayDependOn: "the runtime, features, client interfaces, the configuration",
       matches: { $0 == .frontend }),
     Layer(
-      name: "composition root", folder: "`Modules/Composition/<Name>`",
+      name: "composition root", folder: "`Apps/<Name>` (a library)",
       mayDependOn: "anything but tools: it alone links live modules and front ends together",
       matches: { $0 == .compositionRoot }),
     Layer(
-      name: "executables", folder: "`Apps/<name>`",
+      name: "executables", folder: "`Apps/<name>` (an executable)",
       mayDependOn: "the composition root only",
       matches: { $0 == .executable }),
     Layer(

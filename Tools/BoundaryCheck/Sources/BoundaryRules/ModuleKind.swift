@@ -18,7 +18,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   case frontend
   /// `Modules/Configuration/…`: settings shared by the front ends and the composition root.
   case configuration
-  /// `Modules/Composition/…`: the one module that links live modules and front ends.
+  /// A library under `Apps/`: the one module that links live modules and front ends, shared by
+  /// the executables beside it.
   case compositionRoot
   /// `Apps/<name>`: the executables.
   case executable
@@ -38,7 +39,7 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
     let components = target.effectivePath.split(separator: "/").map(String.init)
     switch (components.first, components.dropFirst().first) {
     case ("Apps", _):
-      self = .executable
+      self = target.type == "executable" ? .executable : .compositionRoot
     case ("Tools", _):
       self = .tool
     case ("Modules", "ComposableArchitecture"):
@@ -49,8 +50,6 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
       self = .frontend
     case ("Modules", "Configuration") where components.count > 2:
       self = .configuration
-    case ("Modules", "Composition") where components.count > 2:
-      self = .compositionRoot
     case ("Modules", "Clients") where components.count > 2:
       let folder = components[2]
       if folder.hasSuffix("Live"), folder != "Live" {

@@ -197,7 +197,8 @@ struct BoundaryRulesTests {
     var graph = try fixture("clean")
     let page = ModuleGraphDocument(graph: graph).markdown
     #expect(
-      page.contains("| executables | `Apps/<name>` | the composition root only | `app-cli` |"))
+      page.contains(
+        "| executables | `Apps/<name>` (an executable) | the composition root only | `app-cli` |"))
     #expect(page.contains("- `app-cli` → `AppComposition`\n"))
     #expect(!page.contains("SearchFeatureTests"))
     // A new edge in the manifest is a different page: the checked-in one would be stale.

@@ -132,7 +132,7 @@ public enum StorageSetting: Hashable, Sendable {
 }
 
 /// Two settings given together that exclude each other.
-public struct ConflictingSettingsError: Error, Hashable, Sendable, LocalizedError {
+public struct ConflictingSettingsError: SettingsError, Hashable {
   public var message: String
   public var errorDescription: String? { message }
 }

@@ -1,6 +1,10 @@
 import Configuration
 import Foundation
 
+/// A flag or an environment variable that stops an executable before it starts: a usage error,
+/// reported in one line with exit status 64 by both executables.
+public protocol SettingsError: LocalizedError, Sendable {}
+
 /// A setting — a flag or an environment variable — whose value cannot be used.
 ///
 /// Both executables report it the same way, naming what the user typed:
@@ -9,9 +13,7 @@ import Foundation
 /// --timeout="soon" is not valid: expected a positive number of seconds, e.g. 10 or 0.5
 /// APP_SERVER_PORT="70000" is not valid: expected a port in 0...65535
 /// ```
-public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible,
-  LocalizedError
-{
+public struct ConfigurationError: SettingsError, Hashable, CustomStringConvertible {
   /// The flag (`--timeout`) or variable (`HTTP_TIMEOUT_SECONDS`) the value came from.
   public var name: String
   /// The value it had.

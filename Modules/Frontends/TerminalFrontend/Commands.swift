@@ -51,7 +51,7 @@ public enum TerminalApp {
       let kept: DependencyOverrides
       do {
         kept = try await composition.storage(settings)
-      } catch let error as ConfigurationError {
+      } catch let error as any SettingsError {
         throw error
       } catch {
         throw CommandFailure(message: error.localizedDescription)
@@ -63,10 +63,7 @@ public enum TerminalApp {
     } catch let failure as CommandFailure {
       FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
       return 1
-    } catch let error as ConfigurationError {
-      FileHandle.standardError.write(Data("app-cli: \(error.localizedDescription)\n".utf8))
-      return ExitCode.validationFailure.rawValue
-    } catch let error as ConflictingSettingsError {
+    } catch let error as any SettingsError {
       FileHandle.standardError.write(Data("app-cli: \(error.localizedDescription)\n".utf8))
       return ExitCode.validationFailure.rawValue
     } catch {

@@ -236,8 +236,8 @@ public struct ServerCommand: ParsableCommand {
     } catch {
       FileHandle.standardError.write(Data("app-server: \(error.localizedDescription)\n".utf8))
       // A bad flag or variable is a usage error (64), as when the command line is parsed.
-      let isUsage = error is ConfigurationError || error is ConflictingSettingsError
-      return isUsage ? ExitCode.validationFailure.rawValue : ExitCode.failure.rawValue
+      return error is any SettingsError
+        ? ExitCode.validationFailure.rawValue : ExitCode.failure.rawValue
     }
   }
 

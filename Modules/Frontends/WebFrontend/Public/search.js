@@ -62,11 +62,11 @@ export function chartLayout(days) {
   };
 }
 
-let renderedForecast = "";
+// Redraws `chart` and `table` only when `weather` differs from what they show.
 export function drawForecast(chart, table, weather) {
-  const key = JSON.stringify(weather);
-  if (key === renderedForecast && chart.firstChild) return;
-  renderedForecast = key;
+  const key = JSON.stringify(weather) || "null";
+  if (chart.dataset.drawn === key) return;
+  chart.dataset.drawn = key;
   if (!weather || weather.days.length === 0) { chart.replaceChildren(); table.replaceChildren(); return; }
   const days = weather.days;
   const layout = chartLayout(days);

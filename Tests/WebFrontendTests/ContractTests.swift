@@ -1,3 +1,4 @@
+import AppFeature
 import ComposableArchitecture
 import FactClient
 import FavoriteClient
@@ -31,7 +32,7 @@ struct ContractTests {
         script += String(buffer: try await client.call(.get, path).body)
       }
       let catalogue = try decodeBody(
-        try await client.call(.get, "/api/actions"), as: [UserAction.Description].self)
+        try await client.call(.get, "/api/actions"), as: [ActionDescription].self)
       let accepted = Set(catalogue.map(\.type))
       let used = Self.actionTypes(in: script)
       #expect(used.count >= 20, "the script's actions were not found: \(used.sorted())")
@@ -100,7 +101,7 @@ struct StateSchemaTests {
 
   @Test func theValidatorFindsWhatItShould() throws {
     let schema = try #require(
-      try JSONSerialization.jsonObject(with: StateView.schema) as? [String: Any])
+      try JSONSerialization.jsonObject(with: AppFeature.webAPI.schema) as? [String: Any])
     let broken = try JSONSerialization.jsonObject(
       with: Data(
         #"{"header": 1, "extra": true, "counters": [{"count": true, "isTimerOn": 1}]}"#.utf8))
@@ -116,7 +117,7 @@ struct StateSchemaTests {
 
   @Test func theSchemaIsTheStateViewsShape() throws {
     let schema = try #require(
-      try JSONSerialization.jsonObject(with: StateView.schema) as? [String: Any])
+      try JSONSerialization.jsonObject(with: AppFeature.webAPI.schema) as? [String: Any])
     let properties = try #require(schema["properties"] as? [String: [String: Any]])
     #expect(
       Set(properties.keys) == [

@@ -10,7 +10,7 @@ import WebFrontend
 @MainActor
 struct EventStreamTests {
   /// The snapshots of an event stream's body, in order.
-  nonisolated static func snapshots(_ body: ByteBuffer) throws -> [Snapshot] {
+  nonisolated static func snapshots(_ body: ByteBuffer) throws -> [SessionResponse] {
     try String(buffer: body)
       .components(separatedBy: "\n\n")
       .compactMap { block -> Data? in
@@ -20,7 +20,7 @@ struct EventStreamTests {
         else { return nil }
         return Data(data.dropFirst("data: ".count).utf8)
       }
-      .map { try JSONDecoder().decode(Snapshot.self, from: $0) }
+      .map { try JSONDecoder().decode(SessionResponse.self, from: $0) }
   }
 
   @Test func timerTicksArePushedAndStopWhenTheSessionExpires() async throws {
@@ -35,7 +35,7 @@ struct EventStreamTests {
       for tick in 1...3 {
         try await waitForSleeper(on: clock)
         await clock.advance(by: .seconds(1))
-        try await waitUntil { registry.view(of: id)?.counters.first?.count == tick }
+        try await waitUntil { registry.state(of: id)?.counters.first?.count == tick }
       }
       let expired = registry.expireIdleSessions(now: .now.advanced(by: .seconds(61)))
       #expect(expired == 1)
@@ -67,7 +67,7 @@ struct EventStreamTests {
       async let stream = client.call(.get, "/api/session/events", session: id)
       try await waitUntil { registry.eventStreamCount(of: id) == 1 }
       try await client.send(.requestFact(id: firstCounter), to: id)
-      try await waitUntil { registry.view(of: id)?.counters.first?.fact != nil }
+      try await waitUntil { registry.state(of: id)?.counters.first?.fact != nil }
       try await client.call(.delete, "/api/session", session: id) { response in
         #expect(response.status == .noContent)
       }

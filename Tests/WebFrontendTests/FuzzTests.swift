@@ -1,3 +1,4 @@
+import AppFeature
 import ComposableArchitecture
 import FactClient
 import Foundation
@@ -139,7 +140,7 @@ struct Generator {
 
   /// Every `type` the API knows, effect responses it must never accept, and nonsense.
   static let types =
-    UserAction.types + [
+    AppFeature.webAPI.types + [
       "searchResponse", "counter.timerTicked", "factResponse", "counter.factResponse",
       "search.searchResponse", "binding", "destination.presented", "path.element",
       "COUNTER.ADD", "counter.add ", "", "\u{0000}", "counter.", ".add", "🙂",

@@ -1,3 +1,4 @@
+import AppFeature
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -448,20 +449,21 @@ struct SecurityTests {
     try await makeApplication(makeRegistry()).test(.router) { client in
       let response = try await client.call(.get, "/api/actions")
       #expect(response.status == .ok)
-      let catalogue = try decodeBody(response, as: [UserAction.Description].self)
-      #expect(catalogue.map(\.type) == UserAction.types)
+      let catalogue = try decodeBody(response, as: [ActionDescription].self)
+      #expect(catalogue.map(\.type) == AppFeature.webAPI.types)
       #expect(Set(catalogue.map(\.type)).count == catalogue.count)
     }
     // Every action encodes to its catalogue entry, fields and all.
-    let entries = Dictionary(uniqueKeysWithValues: UserAction.catalogue.map { ($0.type, $0) })
+    let entries = Dictionary(
+      uniqueKeysWithValues: AppFeature.webAPI.catalogue.map { ($0.type, $0) })
     for action in UserAction.examples {
       let object = try #require(
         try JSONSerialization.jsonObject(with: JSONEncoder().encode(action)) as? [String: Any])
       let entry = try #require(entries[action.type], "\(action.type)")
       #expect(Set(object.keys) == Set(entry.fields.keys).union(["type"]), "\(action.type)")
-      #expect(try UserAction.decode(JSONEncoder().encode(action)) == action)
+      #expect(try AppFeature.webAPI.decode(JSONEncoder().encode(action)) == action)
     }
-    #expect(Set(UserAction.examples.map(\.type)) == Set(UserAction.types))
+    #expect(Set(UserAction.examples.map(\.type)) == Set(AppFeature.webAPI.types))
   }
 }
 

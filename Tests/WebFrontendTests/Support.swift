@@ -49,8 +49,6 @@ let relaxedSecurity = WebSecurity(
   sessionCreation: .init(burst: 100_000, perSecond: 100_000),
   actions: .init(burst: 100_000, perSecond: 100_000))
 
-typealias SessionResponse = WebRoutes.SessionResponse
-
 /// A session created through the API: its id (read from the cookie, as a browser keeps it) and
 /// its first state.
 struct CreatedSession {

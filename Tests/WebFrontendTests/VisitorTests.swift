@@ -50,7 +50,7 @@ struct VisitorTests {
     if let visitor { headers[.cookie] = "\(WebRoutes.visitorCookieName)=\(visitor)" }
     let response = try await client.call(.post, "/api/session", headers: headers)
     #expect(response.status == .created)
-    let snapshot: WebRoutes.SessionResponse = try decodeBody(response)
+    let snapshot: SessionResponse = try decodeBody(response)
     let cookies = response.headers[values: .setCookie]
     let session = try #require(cookies.first { $0.hasPrefix("session=") })
     let visitorCookie = try #require(cookies.first { $0.hasPrefix("visitor=") })

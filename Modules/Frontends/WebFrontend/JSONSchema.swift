@@ -2,8 +2,8 @@ import Foundation
 
 /// A JSON Schema (draft 2020-12) of a `Decodable` type, read off the type itself: a decoder that
 /// records every key the type asks for, and what it asks for there, instead of reading data. So
-/// the schema of the state (`GET /api/state-schema`) cannot drift from the type the server
-/// encodes: adding a field to ``StateView`` adds it to the schema.
+/// the schema of the state (`GET /api/state-schema`) cannot drift from the types the server
+/// encodes: adding a field to a feature's ``WebFeature/View`` adds it to the schema.
 ///
 /// What it can tell: objects and their keys (required unless read with `decodeIfPresent`, which
 /// synthesized `Codable` uses for optionals, whose `nil` the encoder leaves out; the standard
@@ -11,10 +11,10 @@ import Foundation
 /// a required one), arrays and their
 /// element, strings (a `UUID` as `"format": "uuid"`), integers, numbers and booleans. Every
 /// object is closed (`additionalProperties: false`). A type that contains itself would recurse
-/// without end: ``StateView`` has none.
+/// without end: no view has one.
 ///
 /// ```swift
-/// let schema = try JSONSchema.of(StateView.self)   // ["type": "object", "properties": …]
+/// let schema = try JSONSchema.of(CountersWeb.View.self)   // ["type": "object", "properties": …]
 /// ```
 public enum JSONSchema {
   /// The schema of `type` as a JSON object.

@@ -7,15 +7,30 @@ import Synchronization
 
 /// A state of a session with its revision: the revision grows by one with every change, so a page
 /// that gets snapshots from two channels (responses and events) keeps the newest.
-public struct Snapshot: Codable, Equatable, Sendable {
+///
+/// Its JSON form (``json``), `{"revision": 3, "state": {…}, "generation": "…"}`, is written once
+/// when the state changes and sent as it is in every answer and event that carries it.
+public struct Snapshot: Equatable, Sendable {
   /// 1 for the state a session starts with, then one more per change.
-  public var revision: Int
-  /// The state.
-  public var state: StateView
+  public let revision: Int
+  /// The state as JSON (``WebAPI/stateJSON(_:)`` of the app's ``AppFeature/webAPI``).
+  public let state: Data
   /// Which run of the session this is: a new value each time the session is created or
   /// resumed from the archive (after a restart, on another server). Revisions are ordered within
   /// a generation; a page that sees a new generation takes its snapshot whatever its revision.
-  public var generation: String
+  /// Letters and digits only.
+  public let generation: String
+  /// The snapshot as JSON.
+  public let json: Data
+
+  init(revision: Int, state: Data, generation: String) {
+    self.revision = revision
+    self.state = state
+    self.generation = generation
+    self.json =
+      Data(#"{"revision":\#(revision),"state":"#.utf8) + state
+      + Data(#","generation":"\#(generation)"}"#.utf8)
+  }
 }
 
 /// What a session pushes to the page's event stream.
@@ -278,7 +293,7 @@ final class Session: Sendable {
   private static func apply(
     _ action: UserAction, to store: isolated StoreActorOf<AppFeature>
   ) throws(APIError) {
-    store.send(try action.appAction(validatingAgainst: store.state))
+    store.send(try AppFeature.webAPI.rootAction(for: action, in: store.state))
   }
 
   /// Opens an event stream: the current state first, then every change.
@@ -336,7 +351,7 @@ final class Session: Sendable {
   ///
   /// When the part of the state the archive keeps changed, it is handed to the archive writer.
   private func publish(_ state: AppFeature.State) {
-    let view = StateView(state)
+    let view = AppFeature.webAPI.stateJSON(state)
     let startsWriter = bookkeeping.withLock { bookkeeping -> Bool in
       guard bookkeeping.store != nil, view != bookkeeping.lastSnapshot?.state else { return false }
       let snapshot = Snapshot(

@@ -121,8 +121,8 @@ public final class SessionRegistry: Sendable {
     lookUp(id) != nil
   }
 
-  /// The current view of a session, or `nil` if there is no such session.
-  public func view(of id: String) -> StateView? {
+  /// The current state JSON of a session, or `nil` if there is no such session.
+  public func view(of id: String) -> Data? {
     lookUp(id)?.snapshot?.state
   }
 

@@ -1,3 +1,4 @@
+import AppFeature
 import Foundation
 import Hummingbird
 import Logging
@@ -10,9 +11,9 @@ import Logging
 /// | `GET /healthz` | 200 while the process runs |
 /// | `GET /readyz` | 200 while it accepts sessions, 503 while it drains |
 /// | `GET /api/actions` | the action catalogue: every action `type` and its fields |
-/// | `POST /api/session` | 201 ``SessionResponse`` and the session cookie: a new session |
-/// | `GET /api/session/state` | 200 ``SessionResponse`` |
-/// | `POST /api/session/actions` | 200 ``SessionResponse`` after one ``UserAction`` |
+/// | `POST /api/session` | 201 ``Snapshot`` and the session cookie: a new session |
+/// | `GET /api/session/state` | 200 ``Snapshot`` |
+/// | `POST /api/session/actions` | 200 ``Snapshot`` after one ``UserAction`` |
 /// | `GET /api/session/events` | Server-Sent Events: `event: state` with a ``Snapshot`` |
 /// | `DELETE /api/session` | 204, the session and its effects end, the cookie is cleared |
 ///
@@ -35,9 +36,6 @@ public enum WebRoutes {
   public static let visitorCookieName = "visitor"
   /// How long the visitor cookie lives: 400 days, the longest browsers keep one.
   static let visitorCookieMaxAge = 400 * 24 * 60 * 60
-
-  /// The state of the visitor's session: the answer of every successful session request.
-  public typealias SessionResponse = Snapshot
 
   /// The routes and the methods each accepts.
   static let routes: [String: [HTTPRequest.Method]] = [
@@ -91,10 +89,10 @@ public enum WebRoutes {
     }
 
     router.get("/api/actions") { _, _ in
-      try json(UserAction.catalogue, cache: "public, max-age=300")
+      try json(AppFeature.webAPI.catalogue, cache: "public, max-age=300")
     }
 
-    let schema = StateView.schema
+    let schema = AppFeature.webAPI.schema
     router.get("/api/state-schema") { _, _ in
       Response(
         status: .ok,
@@ -109,7 +107,7 @@ public enum WebRoutes {
       // A visitor keeps its id; a missing or malformed one is replaced by a new one.
       let visitor = visitor(of: request) ?? VisitorID()
       let (id, snapshot) = try await registry.create(for: visitor)
-      var response = try json(snapshot, status: .created)
+      var response = json(snapshot, status: .created)
       response.setCookie(sessionCookie(id.rawValue, security: security))
       response.setCookie(visitorCookie(visitor, security: security))
       return response
@@ -118,7 +116,7 @@ public enum WebRoutes {
     router.get("/api/session/state") { request, _ in
       let id = try sessionID(of: request)
       try await registry.resume(id, visitor: visitor(of: request))
-      return try json(try registry.snapshot(of: id))
+      return json(try registry.snapshot(of: id))
     }
 
     router.post("/api/session/actions") { request, context in
@@ -144,7 +142,7 @@ public enum WebRoutes {
         throw error
       }
       metrics.action(action.type, result: "ok")
-      return try json(snapshot)
+      return json(snapshot)
     }
 
     router.get("/api/session/events") { request, context in
@@ -236,7 +234,7 @@ public enum WebRoutes {
     -> UserAction
   {
     do {
-      return try UserAction.decode(body.readableBytesView)
+      return try AppFeature.webAPI.decode(body.readableBytesView)
     } catch {
       logger.notice("Refused action", metadata: ["reason": "\(error.message.prefix(200))"])
       throw APIError(.badRequest, error.message)
@@ -262,8 +260,16 @@ public enum WebRoutes {
   private static func json(
     _ value: some Encodable, status: HTTPResponse.Status = .ok, cache: String = "no-store"
   ) throws -> Response {
-    let data = try JSONEncoder().encode(value)
-    return Response(
+    json(data: try JSONEncoder().encode(value), status: status, cache: cache)
+  }
+
+  /// A snapshot's JSON, as written when its state changed.
+  private static func json(_ snapshot: Snapshot, status: HTTPResponse.Status = .ok) -> Response {
+    json(data: snapshot.json, status: status, cache: "no-store")
+  }
+
+  private static func json(data: Data, status: HTTPResponse.Status, cache: String) -> Response {
+    Response(
       status: status,
       headers: [.contentType: "application/json; charset=utf-8", .cacheControl: cache],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
@@ -272,13 +278,12 @@ public enum WebRoutes {
 
 /// The wire form of the event stream (`text/event-stream`).
 enum ServerSentEvents {
-  /// `event: state` + `data: {"revision": n, "state": <StateView>}`, or a comment line for
+  /// `event: state` + `data: {"revision": n, "state": {…}, "generation": "…"}`, or a comment line for
   /// keep-alive.
   static func encode(_ event: SessionEvent) -> Data {
     switch event {
     case .state(let snapshot):
-      let json = (try? JSONEncoder().encode(snapshot)) ?? Data("{}".utf8)
-      return Data("event: state\ndata: ".utf8) + json + Data("\n\n".utf8)
+      return Data("event: state\ndata: ".utf8) + snapshot.json + Data("\n\n".utf8)
     case .keepAlive:
       return Data(": keep-alive\n\n".utf8)
     }

@@ -1,0 +1,94 @@
+import AppFeature
+import ComposableArchitecture
+import CounterFeature
+
+/// The counters: one row per counter with its count, timer, fact and random number; the removal
+/// confirmation in a box.
+public enum CountersScreen: TerminalScreen {
+  public typealias Root = AppFeature
+
+  public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> [String] {
+    var lines: [String] = []
+    if state.counters.isEmpty {
+      lines.append(style.dim("No counters. Press a to add one."))
+    }
+    for (index, counter) in state.counters.enumerated() {
+      let marker = ScreenRenderer.marker(index == view.selectedCounter, style: style)
+      var line = "\(marker) Counter \(index + 1)   count: \(style.bold(String(counter.count)))"
+      line += "   timer: \(counter.isTimerOn ? style.green("on ⏱") : "off")"
+      lines.append(line)
+      if counter.isFactRequestInFlight {
+        lines.append("    fact: \(style.yellow("⟳ loading…"))")
+      } else if let fact = counter.fact {
+        lines.append("    fact: \(fact)")
+      }
+      if let error = counter.factError {
+        lines.append("    \(style.red("fact failed: \(error)"))")
+      }
+      if counter.isRandomNumberRequestInFlight {
+        lines.append("    random: \(style.yellow("⟳ loading…"))")
+      }
+      if let error = counter.randomNumberError {
+        lines.append("    \(style.red("random number failed: \(error)"))")
+      }
+    }
+    if case .confirmRemoval(let alert) = state.destination {
+      lines += ScreenRenderer.confirmation(
+        alert.title, message: alert.message, confirm: alert.buttons.first?.label)
+    }
+    return lines
+  }
+
+  public static func help(_ state: AppFeature.State, view: ViewState) -> String {
+    "↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove"
+  }
+
+  public static func action(
+    for key: Key, state: AppFeature.State, view: inout ViewState
+  ) -> AppFeature.Action? {
+    if case .confirmRemoval(let alert) = state.destination {
+      return answer(
+        key,
+        confirm: alert.buttons.first?.action.action.map {
+          .destination(.presented(.confirmRemoval($0)))
+        },
+        cancel: .destination(.dismiss))
+    }
+    let counters = state.counters
+    if let row = moved(view.selectedCounter, by: key, count: counters.count) {
+      view.selectedCounter = row
+      return nil
+    }
+    if key == .character("a") { return .addCounterButtonTapped }
+    guard !counters.isEmpty else { return nil }
+    let id = counters[view.selectedCounter].id
+    let action: Counter.Action
+    switch key {
+    case .character("+"), .character("="): action = .incrementButtonTapped
+    case .character("-"), .character("_"): action = .decrementButtonTapped
+    case .character("f"): action = .factButtonTapped
+    case .character("r"): action = .randomNumberButtonTapped
+    case .character("t"): action = .timerButtonTapped
+    case .character("x"), .character("d"): return .removeCounterButtonTapped(id: id)
+    default: return nil
+    }
+    return .counters(.element(id: id, action: action))
+  }
+
+  public static func update(
+    _ view: inout ViewState, after action: AppFeature.Action, state: AppFeature.State
+  ) {
+    if case .addCounterButtonTapped = action {
+      view.selectedCounter = state.counters.count - 1
+    }
+    view.selectedCounter = clamp(view.selectedCounter, count: state.counters.count)
+  }
+}
+
+extension ViewState {
+  /// The selected row of the counters screen.
+  public var selectedCounter: Int {
+    get { self[selection: "counters"] }
+    set { self[selection: "counters"] = newValue }
+  }
+}

@@ -1,0 +1,121 @@
+import AppFeature
+import ComposableArchitecture
+import EpisodesFeature
+
+/// The episodes: the list with hearts, or the episode screen on top of the navigation stack; a
+/// favorite's failure alert in a box.
+public enum EpisodesScreen: TerminalScreen {
+  public typealias Root = AppFeature
+
+  public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> [String] {
+    let episodes = state.episodes
+    if let screen = episodes.path.last {
+      return episodeScreen(screen, style: style)
+    }
+    var lines: [String] = []
+    for (index, episode) in episodes.episodes.enumerated() {
+      let heart = episode.isFavorite ? style.red("♥") : "♡"
+      let marker = ScreenRenderer.marker(index == view.selectedEpisode, style: style)
+      lines.append("\(marker) \(heart) \(episode.title)")
+    }
+    if let error = episodes.loadError {
+      lines.append(style.red(error))
+    }
+    if let alerted = episodes.episodes.first(where: { $0.alert != nil }), let alert = alerted.alert
+    {
+      lines += failureAlert("\(alert.title.string) (\(alerted.title))", style: style)
+    }
+    return lines
+  }
+
+  public static func help(_ state: AppFeature.State, view: ViewState) -> String {
+    state.episodes.path.isEmpty
+      ? "↑/↓ select · Enter/Space favorite · →/o open" : "Enter/Space favorite · Esc/← back"
+  }
+
+  public static func action(
+    for key: Key, state: AppFeature.State, view: inout ViewState
+  ) -> AppFeature.Action? {
+    let dismisses = key == .enter || key == .escape || key == .character(" ")
+    if let id = state.episodes.path.ids.last {
+      return episodeScreen(id, key, state: state, dismisses: dismisses)
+    }
+    let episodes = state.episodes.episodes
+    if let alerted = episodes.first(where: { $0.alert != nil }) {
+      guard dismisses else { return nil }
+      return .episodes(.episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss)))))
+    }
+    if let row = moved(view.selectedEpisode, by: key, count: episodes.count) {
+      view.selectedEpisode = row
+      return nil
+    }
+    guard !episodes.isEmpty else { return nil }
+    let selected = episodes[view.selectedEpisode]
+    switch key {
+    case .enter, .character(" "), .character("f"):
+      return .episodes(.episodes(.element(id: selected.id, action: .favorite(.buttonTapped))))
+    case .right, .character("o"):
+      return .episodes(.episodeTapped(selected.id))
+    default:
+      return nil
+    }
+  }
+
+  public static func update(
+    _ view: inout ViewState, after action: AppFeature.Action, state: AppFeature.State
+  ) {
+    view.selectedEpisode = clamp(view.selectedEpisode, count: state.episodes.episodes.count)
+  }
+
+  /// A key on the episode screen on top of the stack: favorite, its alert, close (the screen
+  /// dismisses itself).
+  private static func episodeScreen(
+    _ id: StackElementID, _ key: Key, state: AppFeature.State, dismisses: Bool
+  ) -> AppFeature.Action? {
+    func send(_ action: EpisodeDetail.Action) -> AppFeature.Action {
+      .episodes(.path(.element(id: id, action: action)))
+    }
+    if state.episodes.path[id: id]?.alert != nil {
+      return dismisses ? send(.favorite(.alert(.dismiss))) : nil
+    }
+    switch key {
+    case .enter, .character(" "), .character("f"): return send(.favorite(.buttonTapped))
+    case .escape, .left, .backspace: return send(.closeButtonTapped)
+    default: return nil
+    }
+  }
+
+  /// The episode screen on top of the navigation stack.
+  static func episodeScreen(_ screen: EpisodeDetail.State, style: Style) -> [String] {
+    let heart = screen.isFavorite ? style.red("♥ favorite") : "♡ not a favorite"
+    var lines = [
+      style.dim("Episodes ›") + " " + style.bold(screen.title),
+      "",
+      "  \(heart)",
+    ]
+    if let alert = screen.alert {
+      lines += failureAlert(alert.title.string, style: style)
+    }
+    return lines
+  }
+
+  /// A favorite's failure alert, in red in a box, and how to dismiss it.
+  static func failureAlert(_ text: String, style: Style) -> [String] {
+    let text = " \(text) "
+    return [
+      "",
+      "┌" + String(repeating: "─", count: text.count) + "┐",
+      "│" + style.red(text) + "│",
+      "└" + String(repeating: "─", count: text.count) + "┘",
+      style.bold("Press Enter to dismiss."),
+    ]
+  }
+}
+
+extension ViewState {
+  /// The selected row of the episode list.
+  public var selectedEpisode: Int {
+    get { self[selection: "episodes"] }
+    set { self[selection: "episodes"] = newValue }
+  }
+}

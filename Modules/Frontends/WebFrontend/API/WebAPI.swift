@@ -1,0 +1,166 @@
+import ComposableArchitecture
+import Foundation
+
+/// The web API of a root reducer, put together from the ``WebFeature``s registered with it: the
+/// action catalogue, decoding and resolving user actions, the state JSON and its schema.
+///
+/// ``app`` is the app's: the one place that lists its features. Every feature adds its routes and
+/// its keys of the state; the server itself knows no feature.
+///
+/// ```swift
+/// let api = WebAPI<AppFeature>([.feature(CountersWeb.self), .feature(SearchWeb.self)])
+/// let action = try api.decode(Data(#"{"type":"counter.add"}"#.utf8))
+/// store.send(try api.rootAction(for: action, in: store.state))
+/// let json = api.stateJSON(store.state)   // {"counters":[…],"search":{…}}
+/// ```
+public struct WebAPI<Root: Reducer>: Sendable {
+  /// One registered feature, with its feature type erased.
+  public struct Part: Sendable {
+    let name: String
+    let routes: [WebRoute<Root>]
+    let encodeView: @Sendable (Root.State, any Encoder) throws -> Void
+    let schema: @Sendable () throws -> [String: Any]
+
+    /// The part of `feature`.
+    public static func feature<Feature: WebFeature>(_ feature: Feature.Type) -> Part
+    where Feature.Root == Root {
+      Part(
+        name: String(describing: feature),
+        routes: feature.routes,
+        encodeView: { state, encoder in try Feature.view(of: state).encode(to: encoder) },
+        schema: { try JSONSchema.of(Feature.View.self) })
+    }
+  }
+
+  private let parts: [Part]
+  private let routes: [String: WebRoute<Root>]
+  /// Every action the API accepts, with its fields, in the order the features were registered.
+  public let catalogue: [ActionDescription]
+  /// The JSON Schema of the state JSON: every feature's view, merged into one object.
+  public let schema: Data
+
+  /// The API of `parts`.
+  ///
+  /// - Precondition: no two parts route the same action type or claim the same state key; every
+  ///   part's view has a shape ``JSONSchema`` describes. These are mistakes in the registration,
+  ///   found the first time the API is built (at start, and by the tests).
+  public init(_ parts: [Part], title: String = "The state of a session") {
+    self.parts = parts
+    var routes: [String: WebRoute<Root>] = [:]
+    var catalogue: [ActionDescription] = []
+    var properties: [String: Any] = [:]
+    var required: Set<String> = []
+    var owners: [String: String] = [:]
+    for part in parts {
+      for route in part.routes {
+        let type = route.description.type
+        precondition(
+          routes[type] == nil, "\(part.name) routes '\(type)', which \(owners[type] ?? "") routes")
+        routes[type] = route
+        owners[type] = part.name
+        catalogue.append(route.description)
+      }
+      let schema: [String: Any]
+      do {
+        schema = try part.schema()
+      } catch {
+        preconditionFailure("\(part.name).View has a shape JSONSchema cannot describe: \(error)")
+      }
+      for (key, property) in schema["properties"] as? [String: Any] ?? [:] {
+        let owner = "state key '\(key)'"
+        precondition(
+          owners[owner] == nil,
+          "\(part.name) claims the state key '\(key)', which \(owners[owner] ?? "") claims")
+        owners[owner] = part.name
+        properties[key] = property
+      }
+      required.formUnion(schema["required"] as? [String] ?? [])
+    }
+    self.routes = routes
+    self.catalogue = catalogue
+    let document: [String: Any] = [
+      "$schema": "https://json-schema.org/draft/2020-12/schema", "title": title,
+      "type": "object", "properties": properties, "required": required.sorted(),
+      "additionalProperties": false,
+    ]
+    do {
+      self.schema = try JSONSerialization.data(
+        withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
+    } catch {
+      preconditionFailure("the state schema is not JSON: \(error)")
+    }
+  }
+
+  /// Every `type` the API accepts.
+  public var types: [String] { catalogue.map(\.type) }
+
+  /// Decodes an action from a request body, with a message for every way it can be wrong.
+  ///
+  /// The body is parsed strictly first (``JSONValue``: UTF-8, RFC 8259, no duplicate keys, at
+  /// most ``JSONValue/Limits/maximumDepth`` levels); then the `type` picks a route, which reads
+  /// its fields; a field the route does not declare is refused. So what is accepted is exactly
+  /// what the catalogue documents.
+  public func decode(_ data: some Collection<UInt8>) throws(DecodingFailure) -> UserAction {
+    let document: JSONValue
+    do {
+      document = try JSONValue.parse(data)
+    } catch {
+      throw DecodingFailure("the body is not valid JSON: \(error.message)")
+    }
+    guard var members = document.object else {
+      throw DecodingFailure("the body must be a JSON object with a \"type\" field")
+    }
+    let description = ActionDescription(type: "", fields: ["type": "a string naming the action"])
+    let typeField = ActionFields(members: members, description: description)
+    let type: String = try typeField.value("type")
+    guard let route = routes[type] else {
+      throw DecodingFailure(
+        "unknown action type '\(type.prefix(64))'; expected one of: \(types.joined(separator: ", "))"
+      )
+    }
+    members["type"] = nil
+    let fields = ActionFields(members: members, description: route.description)
+    try route.check(fields)
+    if let extra = members.keys.filter({ route.description.fields[$0] == nil }).min() {
+      throw DecodingFailure("unknown field '\(extra.prefix(64))' for '\(type)'")
+    }
+    return UserAction(type, members)
+  }
+
+  /// The root action `action` stands for in `state`.
+  ///
+  /// - Throws: ``APIError``: 422 when the action names something `state` does not have (a
+  ///   counter, an episode, a search result), 409 when it answers something not shown (a
+  ///   confirmation, an alert), 400 for an action that did not come from ``decode(_:)``.
+  public func rootAction(for action: UserAction, in state: Root.State) throws(APIError)
+    -> Root.Action
+  {
+    guard let route = routes[action.type] else {
+      throw APIError(.badRequest, "unknown action type '\(action.type.prefix(64))'")
+    }
+    return try route.resolve(
+      ActionFields(members: action.fields, description: route.description), state)
+  }
+
+  /// The state as the page reads it: one JSON object with every feature's keys.
+  public func stateJSON(_ state: Root.State) -> Data {
+    do {
+      return try JSONEncoder().encode(StateDocument(parts: parts, state: state))
+    } catch {
+      // Views are plain values; a failure here is a bug in a feature's view, not bad input.
+      preconditionFailure("a feature's view could not be encoded: \(error)")
+    }
+  }
+}
+
+/// Every part's view encoded into one object (the views' keys side by side).
+private struct StateDocument<Root: Reducer>: Encodable {
+  let parts: [WebAPI<Root>.Part]
+  let state: Root.State
+
+  func encode(to encoder: any Encoder) throws {
+    for part in parts {
+      try part.encodeView(state, encoder)
+    }
+  }
+}

@@ -1,0 +1,193 @@
+import ComposableArchitecture
+import Foundation
+
+/// One feature's part of the web API: the user actions it accepts and its part of the state.
+///
+/// A feature that wants to be reachable from the page gets one file in `Features/` of this
+/// module with a type conforming to this protocol, and one line in ``WebAPI/app``:
+///
+/// ```swift
+/// enum CountersWeb: WebFeature {
+///   static let routes: [WebRoute<AppFeature>] = [
+///     WebRoute("counter.add") { _ in .addCounterButtonTapped },
+///     WebRoute("counter.increment", ["id": "a counter id, a UUID string"]) { fields in
+///       try fields.uuid("id")
+///     } resolve: { id, state in
+///       try counter(id, .incrementButtonTapped, in: state)
+///     },
+///   ]
+///
+///   struct View: Codable, Equatable, Sendable { var counters: [CounterView] }
+///   static func view(of state: AppFeature.State) -> View { … }
+/// }
+/// ```
+///
+/// The routes are the action catalogue (`GET /api/actions`); the view's keys are the feature's
+/// top-level keys of the state JSON, and its type is its part of the state's JSON Schema
+/// (`GET /api/state-schema`). Two features may not claim the same action type or state key.
+public protocol WebFeature: SendableMetatype {
+  /// The reducer whose state and actions the routes and the view work on (the app's root).
+  associatedtype Root: Reducer
+  /// The feature's part of the state JSON: its keys sit at the top level of the state object.
+  associatedtype View: Codable & Sendable
+
+  /// The user actions this feature accepts.
+  static var routes: [WebRoute<Root>] { get }
+
+  /// This feature's part of what the page shows.
+  static func view(of state: Root.State) -> View
+}
+
+/// One user action the API accepts: its `type`, its fields with what each must be, how the fields
+/// are read, and the root action it stands for in a given state.
+///
+/// Reading (`read`) happens when the request body is decoded and may only look at the fields: a
+/// missing or malformed field is a 400. Resolving (`resolve`) happens on the session's store, with
+/// its current state: naming something that does not exist is a 422 or 409 (``APIError``), and
+/// nothing is sent then.
+public struct WebRoute<Root: Reducer>: Sendable {
+  /// The catalogue entry: the `type` and the fields it takes.
+  public let description: ActionDescription
+  let check: @Sendable (ActionFields) throws(DecodingFailure) -> Void
+  let resolve: @Sendable (ActionFields, Root.State) throws(APIError) -> Root.Action
+
+  /// A route whose fields are read into a `Payload` and resolved with it.
+  ///
+  /// - Parameters:
+  ///   - type: The action's `type`, `feature.verb` by convention (`counter.increment`).
+  ///   - fields: Field name → what its value must be, as error messages and the catalogue say it.
+  ///     A field not named here is refused.
+  ///   - read: Reads the payload off the fields; throws the reader's failures (or its own, for a
+  ///     constraint the reader does not know, such as a length).
+  ///   - resolve: The root action for the payload in the current state.
+  public init<Payload>(
+    _ type: String, _ fields: [String: String] = [:],
+    read: @escaping @Sendable (ActionFields) throws(DecodingFailure) -> Payload,
+    resolve: @escaping @Sendable (Payload, Root.State) throws(APIError) -> Root.Action
+  ) {
+    self.description = ActionDescription(type: type, fields: fields)
+    self.check = { fields throws(DecodingFailure) in _ = try read(fields) }
+    self.resolve = { fields, state throws(APIError) in
+      let payload: Payload
+      do throws(DecodingFailure) {
+        payload = try read(fields)
+      } catch {
+        // Fields are read once when the body is decoded; reading them again cannot fail.
+        throw APIError(.badRequest, error.message)
+      }
+      return try resolve(payload, state)
+    }
+  }
+
+  /// A route without fields.
+  public init(
+    _ type: String,
+    resolve: @escaping @Sendable (Root.State) throws(APIError) -> Root.Action
+  ) {
+    self.init(type, read: { _ in () }, resolve: { _, state throws(APIError) in try resolve(state) })
+  }
+}
+
+/// One entry of the action catalogue: a `type` and the fields it takes, each with what its value
+/// must be. `GET /api/actions` serves the whole catalogue, so that clients (the page and its
+/// contract test) use no name the server does not accept.
+public struct ActionDescription: Codable, Equatable, Sendable {
+  /// The action's `type`.
+  public var type: String
+  /// Field name → what its value must be.
+  public var fields: [String: String]
+
+  public init(type: String, fields: [String: String] = [:]) {
+    self.type = type
+    self.fields = fields
+  }
+}
+
+/// Why a request body is not a user action; ``message`` is meant for the person calling the API.
+public struct DecodingFailure: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What was wrong, e.g. `missing field 'id' (a counter id, a UUID string) for 'counter.increment'`.
+  public var message: String
+
+  /// Creates a failure with its message.
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// The fields of one action object, read with messages that name the field, what it must be (as
+/// the route declares it) and the action.
+public struct ActionFields: Sendable {
+  let members: [String: JSONValue]
+  let description: ActionDescription
+
+  private var suffix: String { description.type.isEmpty ? "" : " for '\(description.type)'" }
+
+  /// The field `name` as a value of a JSON type (`String`, `Bool`, `Int`, `UUID`).
+  ///
+  /// `expecting` says what the value must be when that depends on another field; by default the
+  /// route's declaration says it.
+  public func value<Value: JSONFieldValue>(
+    _ name: String, as _: Value.Type = Value.self, expecting: String? = nil
+  ) throws(DecodingFailure) -> Value {
+    let expected = expecting ?? description.fields[name] ?? "a value"
+    guard let json = members[name] else {
+      throw DecodingFailure("missing field '\(name)' (\(expected))\(suffix)")
+    }
+    guard let value = Value(json: json) else {
+      throw DecodingFailure("field '\(name)' must be \(expected)\(suffix)")
+    }
+    return value
+  }
+
+  /// The field `name` as a UUID written as a string.
+  public func uuid(_ name: String) throws(DecodingFailure) -> UUID {
+    try value(name)
+  }
+
+  /// The field `name` as one of the raw values of `Value`.
+  public func choice<Value: RawRepresentable>(
+    _ name: String, _: Value.Type = Value.self, expecting: String? = nil
+  ) throws(DecodingFailure) -> Value where Value.RawValue == String {
+    let raw: String = try value(name, expecting: expecting)
+    guard let choice = Value(rawValue: raw) else {
+      let expected = expecting ?? description.fields[name] ?? "a known value"
+      throw DecodingFailure("field '\(name)' must be \(expected), not '\(raw.prefix(64))'\(suffix)")
+    }
+    return choice
+  }
+}
+
+/// A type a field of an action can have.
+public protocol JSONFieldValue {
+  init?(json: JSONValue)
+}
+
+extension String: JSONFieldValue {
+  public init?(json: JSONValue) {
+    guard let text = json.string else { return nil }
+    self = text
+  }
+}
+
+extension Bool: JSONFieldValue {
+  public init?(json: JSONValue) {
+    guard let value = json.bool else { return nil }
+    self = value
+  }
+}
+
+extension Int: JSONFieldValue {
+  public init?(json: JSONValue) {
+    guard let value = json.int else { return nil }
+    self = value
+  }
+}
+
+extension UUID: JSONFieldValue {
+  public init?(json: JSONValue) {
+    guard let text = json.string, let id = UUID(uuidString: text) else { return nil }
+    self = id
+  }
+}

@@ -1,0 +1,93 @@
+import AppFeature
+import ComposableArchitecture
+import CounterFeature
+import Foundation
+
+/// The counters on the page: the list, each counter's buttons, and the removal confirmation.
+public enum CountersWeb: WebFeature {
+  static let counterID = ["id": "a counter id, a UUID string"]
+
+  public static let routes: [WebRoute<AppFeature>] = [
+    WebRoute("counter.add") { _ in .addCounterButtonTapped },
+    // Asks for confirmation (`removalConfirmation`).
+    WebRoute("counter.remove", counterID, read: id) { id, state throws(APIError) in
+      try requireCounter(id, in: state)
+      return .removeCounterButtonTapped(id: id)
+    },
+    // The Remove button of the confirmation.
+    WebRoute("counter.confirmRemove") { state throws(APIError) in
+      guard case .confirmRemoval(let alert) = state.destination,
+        let remove = alert.buttons.first?.action.action
+      else {
+        throw APIError(.conflict, "no removal confirmation is shown")
+      }
+      return .destination(.presented(.confirmRemoval(remove)))
+    },
+    // The Cancel button of the confirmation.
+    WebRoute("counter.cancelRemove") { state throws(APIError) in
+      guard case .confirmRemoval = state.destination else {
+        throw APIError(.conflict, "no removal confirmation is shown")
+      }
+      return .destination(.dismiss)
+    },
+    counterRoute("counter.increment", .incrementButtonTapped),
+    counterRoute("counter.decrement", .decrementButtonTapped),
+    counterRoute("counter.fact", .factButtonTapped),
+    counterRoute("counter.random", .randomNumberButtonTapped),
+    // Turns the counter's timer on or off.
+    counterRoute("counter.timer", .timerButtonTapped),
+  ]
+
+  public struct View: Codable, Equatable, Sendable {
+    public var counters: [CounterView]
+    /// The confirmation of a counter's removal, while it is shown (`counter.confirmRemove` /
+    /// `counter.cancelRemove`).
+    public var removalConfirmation: ConfirmationView?
+  }
+
+  /// One counter of the list.
+  public struct CounterView: Codable, Equatable, Sendable {
+    public var id: UUID
+    public var count: Int
+    public var fact: String?
+    public var factError: String?
+    public var isFactRequestInFlight: Bool
+    public var isRandomNumberRequestInFlight: Bool
+    public var randomNumberError: String?
+    public var isTimerOn: Bool
+  }
+
+  public static func view(of state: AppFeature.State) -> View {
+    let removal: AlertState<AppFeature.Removal>? =
+      if case .confirmRemoval(let alert) = state.destination { alert } else { nil }
+    return View(
+      counters: state.counters.map {
+        CounterView(
+          id: $0.id, count: $0.count, fact: $0.fact, factError: $0.factError,
+          isFactRequestInFlight: $0.isFactRequestInFlight,
+          isRandomNumberRequestInFlight: $0.isRandomNumberRequestInFlight,
+          randomNumberError: $0.randomNumberError, isTimerOn: $0.isTimerOn)
+      },
+      removalConfirmation: ConfirmationView(removal))
+  }
+
+  /// `{"type": type, "id": "<uuid>"}`: `action` for the counter with that id.
+  private static func counterRoute(_ type: String, _ action: Counter.Action) -> WebRoute<
+    AppFeature
+  > {
+    WebRoute(type, counterID, read: id) { id, state throws(APIError) in
+      try requireCounter(id, in: state)
+      return .counters(.element(id: id, action: action))
+    }
+  }
+
+  private static func id(_ fields: ActionFields) throws(DecodingFailure) -> UUID {
+    try fields.uuid("id")
+  }
+
+  private static func requireCounter(_ id: UUID, in state: AppFeature.State) throws(APIError) {
+    guard state.counters[id: id] != nil else {
+      throw APIError(.unprocessableContent, "no counter with id \(id.uuidString)")
+    }
+  }
+}

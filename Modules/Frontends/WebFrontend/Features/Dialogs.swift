@@ -1,0 +1,36 @@
+import ComposableArchitecture
+
+/// A confirmation dialog as the page shows it: a title, a message and the label of its confirming
+/// button (the other button cancels).
+public struct ConfirmationView: Codable, Equatable, Sendable {
+  public var title: String
+  public var message: String?
+  public var confirm: String
+
+  init?<Action>(_ dialog: AlertState<Action>?) {
+    guard let dialog else { return nil }
+    self.title = dialog.title.string
+    self.message = dialog.message?.string
+    self.confirm = dialog.buttons.first?.label.string ?? "OK"
+  }
+
+  init?<Action>(_ dialog: ConfirmationDialogState<Action>?) {
+    guard let dialog else { return nil }
+    self.title = dialog.title.string
+    self.message = dialog.message?.string
+    self.confirm = dialog.buttons.first?.label.string ?? "OK"
+  }
+}
+
+/// An alert as the page shows it; its only button dismisses it.
+public struct AlertView: Codable, Equatable, Sendable {
+  /// e.g. `Favoriting failed.`
+  public var title: String
+  public var message: String?
+
+  init?<Action>(_ alert: AlertState<Action>?) {
+    guard let alert else { return nil }
+    self.title = alert.title.string
+    self.message = alert.message?.string
+  }
+}

@@ -1,0 +1,95 @@
+import AppFeature
+import ComposableArchitecture
+import EpisodesFeature
+import Foundation
+
+/// The episodes on the page: the list with its favorite buttons, and the stack of episode
+/// screens.
+public enum EpisodesWeb: WebFeature {
+  static let episodeID = ["id": "an episode id, a UUID string"]
+
+  public static let routes: [WebRoute<AppFeature>] = [
+    WebRoute("episode.favorite", episodeID, read: id) { id, state throws(APIError) in
+      try requireEpisode(id, in: state)
+      return .episodes(.episodes(.element(id: id, action: .favorite(.buttonTapped))))
+    },
+    // Pushes the episode's screen.
+    WebRoute("episode.open", episodeID, read: id) { id, state throws(APIError) in
+      try requireEpisode(id, in: state)
+      return .episodes(.episodeTapped(id))
+    },
+    // The favorite button of the episode screen on top.
+    WebRoute("screen.favorite") { state throws(APIError) in
+      try topScreen(.favorite(.buttonTapped), in: state)
+    },
+    // The OK button of the top screen's failure alert.
+    WebRoute("screen.dismissAlert") { state throws(APIError) in
+      guard state.episodes.path.last?.alert != nil else {
+        throw APIError(.conflict, "the episode screen has no alert to dismiss")
+      }
+      return try topScreen(.favorite(.alert(.dismiss)), in: state)
+    },
+    // The top screen closes itself.
+    WebRoute("screen.close") { state throws(APIError) in
+      try topScreen(.closeButtonTapped, in: state)
+    },
+    // The OK button of a row's failure alert.
+    WebRoute("episode.dismissAlert", episodeID, read: id) { id, state throws(APIError) in
+      try requireEpisode(id, in: state)
+      guard state.episodes.episodes[id: id]?.alert != nil else {
+        throw APIError(.conflict, "episode \(id.uuidString) has no alert to dismiss")
+      }
+      return .episodes(.episodes(.element(id: id, action: .favorite(.alert(.dismiss)))))
+    },
+  ]
+
+  public struct View: Codable, Equatable, Sendable {
+    public var episodes: [EpisodeView]
+    /// Why the saved favorites could not be loaded.
+    public var episodesError: String?
+    /// The episode screens open on the navigation stack, the last one on top (the one shown).
+    public var episodeScreens: [EpisodeView]
+  }
+
+  /// One episode row, or screen.
+  public struct EpisodeView: Codable, Equatable, Sendable {
+    public var id: UUID
+    public var title: String
+    public var isFavorite: Bool
+    /// The failure alert, while it is shown.
+    public var alert: AlertView?
+  }
+
+  public static func view(of state: AppFeature.State) -> View {
+    View(
+      episodes: state.episodes.episodes.map {
+        EpisodeView(
+          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: AlertView($0.alert))
+      },
+      episodesError: state.episodes.loadError,
+      episodeScreens: state.episodes.path.map {
+        EpisodeView(
+          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: AlertView($0.alert))
+      })
+  }
+
+  private static func id(_ fields: ActionFields) throws(DecodingFailure) -> UUID {
+    try fields.uuid("id")
+  }
+
+  /// `action` for the episode screen on top of the stack.
+  private static func topScreen(
+    _ action: EpisodeDetail.Action, in state: AppFeature.State
+  ) throws(APIError) -> AppFeature.Action {
+    guard let id = state.episodes.path.ids.last else {
+      throw APIError(.conflict, "no episode screen is open")
+    }
+    return .episodes(.path(.element(id: id, action: action)))
+  }
+
+  private static func requireEpisode(_ id: UUID, in state: AppFeature.State) throws(APIError) {
+    guard state.episodes.episodes[id: id] != nil else {
+      throw APIError(.unprocessableContent, "no episode with id \(id.uuidString)")
+    }
+  }
+}

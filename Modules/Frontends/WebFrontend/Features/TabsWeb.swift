@@ -1,0 +1,26 @@
+import AppFeature
+import ComposableArchitecture
+
+/// The app's frame on the page: the greeting and the tab bar.
+public enum TabsWeb: WebFeature {
+  public static let routes: [WebRoute<AppFeature>] = [
+    // {"type":"tab.select","tab":"search"}
+    WebRoute("tab.select", ["tab": "one of counters, search, settings, episodes"]) {
+      fields throws(DecodingFailure) in
+      try fields.choice("tab", AppFeature.Tab.self)
+    } resolve: { tab, _ in
+      .tabSelected(tab)
+    }
+  ]
+
+  public struct View: Codable, Equatable, Sendable {
+    /// `AppFeature.State.header`, e.g. `"Hello, Blob!"`.
+    public var header: String
+    /// The tab on screen: `counters`, `search`, `settings` or `episodes`.
+    public var selectedTab: String
+  }
+
+  public static func view(of state: AppFeature.State) -> View {
+    View(header: state.header, selectedTab: state.selectedTab.rawValue)
+  }
+}

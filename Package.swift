@@ -447,6 +447,14 @@ let package = Package(
     ),
     // MARK: Web server tests — END web server tests section
     .testTarget(
+      name: "AddingAFeatureTests",
+      dependencies: [
+        "ComposableArchitecture", "WebFrontend", "TerminalFrontend",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      path: "Tests/AddingAFeatureTests"
+    ),
+    .testTarget(
       name: "AppCompositionTests",
       dependencies: [
         "AppComposition", "AppConfiguration", "TerminalFrontend", "WebFrontend", "FavoriteClient",

@@ -1,0 +1,142 @@
+import ComposableArchitecture
+import Foundation
+import TerminalFrontend
+import WebFrontend
+
+// The recipe of docs/adding-a-feature.md, followed for a feature that is not in the app: a lamp
+// with a switch and a brightness. Each step is what a new feature adds, in the file it would add
+// it to; `Home` stands for `AppFeature`.
+
+// MARK: Step 2 — the feature (Modules/Features/LampFeature/Lamp.swift)
+
+@Reducer
+struct Lamp {
+  @ObservableState
+  struct State: Equatable, Sendable {
+    var isOn = false
+    var brightness = 50
+    var timesSwitchedOn = 0
+  }
+
+  enum Action: Equatable, Sendable {
+    case switchTapped
+    case brightnessChanged(Int)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .switchTapped:
+        state.isOn.toggle()
+        if state.isOn { state.timesSwitchedOn += 1 }
+        return .none
+      case .brightnessChanged(let level):
+        state.brightness = min(max(level, 0), 100)
+        return .none
+      }
+    }
+  }
+}
+
+// MARK: Step 5 — composed into the root (AppFeature)
+
+@Reducer
+struct Home {
+  @ObservableState
+  struct State: Equatable, Sendable {
+    var lamp = Lamp.State()
+  }
+
+  enum Action: Equatable, Sendable {
+    case lamp(Lamp.Action)
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.lamp, action: \.lamp) {
+      Lamp()
+    }
+  }
+}
+
+// MARK: Step 6 — the web adapter (WebFrontend/Features/LampWeb.swift)
+
+enum LampWeb: WebFeature {
+  static let routes: [WebRoute<Home>] = [
+    WebRoute("lamp.switch") { _ in .lamp(.switchTapped) },
+    WebRoute("lamp.brightness", ["level": "an integer from 0 to 100"]) {
+      fields throws(DecodingFailure) in
+      let level = try fields.value("level", as: Int.self)
+      guard (0...100).contains(level) else {
+        throw DecodingFailure("field 'level' must be from 0 to 100, not \(level)")
+      }
+      return level
+    } resolve: { level, state throws(APIError) in
+      guard state.lamp.isOn else { throw APIError(.conflict, "the lamp is off") }
+      return .lamp(.brightnessChanged(level))
+    },
+  ]
+
+  struct View: Codable, Equatable, Sendable {
+    var lamp: LampView
+  }
+
+  struct LampView: Codable, Equatable, Sendable {
+    var isOn: Bool
+    var brightness: Int
+    /// Shown only while the lamp is on.
+    var glow: String?
+  }
+
+  static func view(of state: Home.State) -> View {
+    let lamp = state.lamp
+    return View(
+      lamp: LampView(
+        isOn: lamp.isOn, brightness: lamp.brightness,
+        glow: lamp.isOn ? String(repeating: "*", count: lamp.brightness / 20) : nil))
+  }
+}
+
+// MARK: Step 6 — the terminal screen (TerminalFrontend/Screens/LampScreen.swift)
+
+enum LampScreen: TerminalScreen {
+  typealias Root = Home
+
+  static func render(_ state: Home.State, view: ViewState, style: Style) -> [String] {
+    let lamp = state.lamp
+    return [
+      "\(view.selectedLampRow == 0 ? "›" : " ") Switch      \(lamp.isOn ? "on" : "off")",
+      "\(view.selectedLampRow == 1 ? "›" : " ") Brightness  ‹ \(lamp.brightness) ›",
+    ]
+  }
+
+  static func help(_ state: Home.State, view: ViewState) -> String {
+    "↑/↓ select · Space switch · ←/→ brightness"
+  }
+
+  static func action(for key: Key, state: Home.State, view: inout ViewState) -> Home.Action? {
+    switch key {
+    case .up: view.selectedLampRow = 0
+    case .down: view.selectedLampRow = 1
+    case .character(" ") where view.selectedLampRow == 0: return .lamp(.switchTapped)
+    case .left where view.selectedLampRow == 1:
+      return .lamp(.brightnessChanged(state.lamp.brightness - 10))
+    case .right where view.selectedLampRow == 1:
+      return .lamp(.brightnessChanged(state.lamp.brightness + 10))
+    default: break
+    }
+    return nil
+  }
+}
+
+extension ViewState {
+  /// The selected row of the lamp screen.
+  var selectedLampRow: Int {
+    get { self[selection: "lamp"] }
+    set { self[selection: "lamp"] = newValue }
+  }
+}
+
+// MARK: Step 7 — one line of registration in each front end
+
+let homeWebAPI = WebAPI<Home>([.feature(LampWeb.self)])
+let lampScreen = TerminalScreenPart<Home>.screen(LampScreen.self)

@@ -135,10 +135,14 @@ public final class SessionRegistry: Sendable {
 
   /// Creates a session, for `visitor` if given (its favorites and settings are loaded before the
   /// first snapshot); throws 503 when the registry is full or shut down.
+  ///
+  /// `logger` is the request's (its lines carry the request id); the registry's own by default.
   func create(
-    for visitor: VisitorID? = nil, now: ContinuousClock.Instant = .now
+    for visitor: VisitorID? = nil, now: ContinuousClock.Instant = .now, logger: Logger? = nil
   ) async throws(APIError) -> (SessionID, Snapshot) {
-    let session = try insertSession(id: SessionID(), for: visitor, beginning: .new, now: now)
+    let logger = logger ?? self.logger
+    let session = try insertSession(
+      id: SessionID(), for: visitor, beginning: .new, now: now, logger: logger)
     logger.info(
       "Session created", metadata: ["session": "\(session.logName)", "count": "\(count)"])
     return (session.id, try await session.start())
@@ -148,8 +152,9 @@ public final class SessionRegistry: Sendable {
   /// archive saved for this `visitor`, is resumed (a restart, or another instance served it). A
   /// session saved for another visitor is not. Throws 503 when the archive cannot be read.
   func resume(
-    _ id: String, visitor: VisitorID?, now: ContinuousClock.Instant = .now
+    _ id: String, visitor: VisitorID?, now: ContinuousClock.Instant = .now, logger: Logger? = nil
   ) async throws(APIError) {
+    let logger = logger ?? self.logger
     guard let archive, let sessionID = SessionID(id) else { return }
     let resuming = try table.withLock { table throws(APIError) -> Task<Resumption, Never>? in
       guard table.sessions[sessionID] == nil else { return nil }
@@ -158,7 +163,9 @@ public final class SessionRegistry: Sendable {
         throw APIError(.serviceUnavailable, "the server is shutting down; try again")
       }
       if let running = table.resuming[sessionID] { return running }
-      let task = Task { await self.resumeFromArchive(sessionID, visitor: visitor, archive, now) }
+      let task = Task {
+        await self.resumeFromArchive(sessionID, visitor: visitor, archive, now, logger: logger)
+      }
       table.resuming[sessionID] = task
       return task
     }
@@ -179,7 +186,7 @@ public final class SessionRegistry: Sendable {
 
   private func resumeFromArchive(
     _ id: SessionID, visitor: VisitorID?, _ archive: SessionArchive,
-    _ now: ContinuousClock.Instant
+    _ now: ContinuousClock.Instant, logger: Logger
   ) async -> Resumption {
     defer { table.withLock { _ = $0.resuming.removeValue(forKey: id) } }
     let entry: SessionArchive.Entry?
@@ -208,7 +215,7 @@ public final class SessionRegistry: Sendable {
     do {
       let session = try insertSession(
         id: id, for: entry.visitor, beginning: .resumed(revision: entry.revision, snapshot),
-        now: now)
+        now: now, logger: logger)
       _ = try await session.start()
       logger.info(
         "Session resumed",
@@ -226,7 +233,7 @@ public final class SessionRegistry: Sendable {
   /// session is in use or the server is shutting down.
   private func insertSession(
     id: SessionID, for visitor: VisitorID?, beginning: Session.Beginning,
-    now: ContinuousClock.Instant
+    now: ContinuousClock.Instant, logger: Logger
   ) throws(APIError) -> Session {
     let dependencies: DependencyOverrides
     if let visitor, let kept = visitorData?(visitor) {
@@ -259,7 +266,7 @@ public final class SessionRegistry: Sendable {
       let session = Session(
         id: id, serial: table.createdCount, now: now, beginning: beginning,
         archive: archive.flatMap { archive in visitor.map { (archive, $0) } },
-        logger: logger, dependencies: dependencies)
+        logger: self.logger, dependencies: dependencies)
       table.sessions[id] = session
       metrics.sessionsCreated.increment()
       return (session, evicted)
@@ -301,7 +308,8 @@ public final class SessionRegistry: Sendable {
   }
 
   /// Ends a session at the visitor's request.
-  func end(_ id: String) throws(APIError) {
+  func end(_ id: String, logger: Logger? = nil) throws(APIError) {
+    let logger = logger ?? self.logger
     guard let sessionID = SessionID(id),
       let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
     else { throw APIError.unknownSession }

@@ -106,16 +106,16 @@ public enum WebRoutes {
       try limits.admitSessionCreation(request, context: context)
       // A visitor keeps its id; a missing or malformed one is replaced by a new one.
       let visitor = visitor(of: request) ?? VisitorID()
-      let (id, snapshot) = try await registry.create(for: visitor)
+      let (id, snapshot) = try await registry.create(for: visitor, logger: context.logger)
       var response = json(snapshot, status: .created)
       response.setCookie(sessionCookie(id.rawValue, security: security))
       response.setCookie(visitorCookie(visitor, security: security))
       return response
     }
 
-    router.get("/api/session/state") { request, _ in
+    router.get("/api/session/state") { request, context in
       let id = try sessionID(of: request)
-      try await registry.resume(id, visitor: visitor(of: request))
+      try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
       return json(try registry.snapshot(of: id))
     }
 
@@ -123,7 +123,7 @@ public enum WebRoutes {
       let id = try sessionID(of: request)
       try limits.admitAction(request, context: context)
       // An unknown session is reported before the body is even read.
-      try await registry.resume(id, visitor: visitor(of: request))
+      try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
       guard registry.contains(id) else { throw APIError.unknownSession }
       try requireJSON(request)
       let body = try await readBody(request)
@@ -150,7 +150,7 @@ public enum WebRoutes {
       let stream = try limits.openEventStream(request, context: context)
       let events: AsyncStream<SessionEvent>
       do {
-        try await registry.resume(id, visitor: visitor(of: request))
+        try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
         events = try registry.subscribe(to: id)
       } catch {
         stream.close()
@@ -175,9 +175,9 @@ public enum WebRoutes {
         })
     }
 
-    router.delete("/api/session") { request, _ in
+    router.delete("/api/session") { request, context in
       let id = try sessionID(of: request)
-      try registry.end(id)
+      try registry.end(id, logger: context.logger)
       var response = Response(status: .noContent)
       response.setCookie(sessionCookie("", security: security, maxAge: 0))
       return response

@@ -169,3 +169,36 @@ struct StateSchemaTests {
     }
   }
 }
+
+/// The state JSON is written feature by feature, and only the features a change touched are
+/// written again: what comes out must be what a fresh encoding gives.
+struct StateJSONTests {
+  /// The JSON object, compared by content (the encoder's key order is not fixed).
+  static func object(_ data: Data) throws -> NSDictionary? {
+    try JSONSerialization.jsonObject(with: data) as? NSDictionary
+  }
+
+  @Test func aChangeRewritesOnlyWhatChangedAndEqualsAFreshEncoding() throws {
+    let api = AppFeature.webAPI
+    var state = withDependencies {
+      $0.uuid = .incrementing
+    } operation: {
+      AppFeature.State()
+    }
+    let first = try #require(api.stateJSON(state, after: nil))
+    #expect(api.stateJSON(state, after: first) == nil, "nothing changed")
+
+    state.selectedTab = .search
+    let second = try #require(api.stateJSON(state, after: first))
+    #expect(try Self.object(second.data) == Self.object(api.stateJSON(state)))
+    #expect(try StateView(json: second.data).selectedTab == "search")
+
+    state.settings.displayName = "Blob"
+    let third = try #require(api.stateJSON(state, after: second))
+    #expect(try Self.object(third.data) == Self.object(api.stateJSON(state)))
+    let view = try StateView(json: third.data)
+    #expect(view.settings.displayName == "Blob")
+    #expect(view.selectedTab == "search", "the part that did not change is kept")
+    #expect(view.counters == (try StateView(json: first.data)).counters)
+  }
+}

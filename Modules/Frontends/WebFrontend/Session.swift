@@ -63,6 +63,9 @@ final class Session: Sendable {
     var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
     var nextSubscriberID = 0
     var lastSnapshot: Snapshot?
+    /// The JSON of the last snapshot's state, feature by feature (written by ``publish(_:)``
+    /// only).
+    var stateJSON: StateJSON?
     /// The revision before the first snapshot: 0, or the saved revision of a resumed session.
     var baseRevision: Int
     var archiving: Archiving?
@@ -351,12 +354,15 @@ final class Session: Sendable {
   ///
   /// When the part of the state the archive keeps changed, it is handed to the archive writer.
   private func publish(_ state: AppFeature.State) {
-    let view = AppFeature.webAPI.stateJSON(state)
+    // Only this method writes `stateJSON`, and it runs on the store's actor, one call at a time.
+    let previous = bookkeeping.withLock { $0.stateJSON }
+    guard let json = AppFeature.webAPI.stateJSON(state, after: previous) else { return }
     let startsWriter = bookkeeping.withLock { bookkeeping -> Bool in
-      guard bookkeeping.store != nil, view != bookkeeping.lastSnapshot?.state else { return false }
+      guard bookkeeping.store != nil else { return false }
+      bookkeeping.stateJSON = json
       let snapshot = Snapshot(
         revision: (bookkeeping.lastSnapshot?.revision ?? bookkeeping.baseRevision) + 1,
-        state: view, generation: generation)
+        state: json.data, generation: generation)
       bookkeeping.lastSnapshot = snapshot
       for subscriber in bookkeeping.subscribers.values {
         subscriber.yield(.state(snapshot))

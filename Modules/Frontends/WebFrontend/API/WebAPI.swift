@@ -18,7 +18,8 @@ public struct WebAPI<Root: Reducer>: Sendable {
   public struct Part: Sendable {
     let name: String
     let routes: [WebRoute<Root>]
-    let encodeView: @Sendable (Root.State, any Encoder) throws -> Void
+    /// The part's members of the state JSON, or `nil` when its view equals the previous one.
+    let encode: @Sendable (Root.State, _ previous: EncodedPart?) throws -> EncodedPart?
     let schema: @Sendable () throws -> [String: Any]
 
     /// The part of `feature`.
@@ -27,7 +28,13 @@ public struct WebAPI<Root: Reducer>: Sendable {
       Part(
         name: String(describing: feature),
         routes: feature.routes,
-        encodeView: { state, encoder in try Feature.view(of: state).encode(to: encoder) },
+        encode: { state, previous in
+          let view = Feature.view(of: state)
+          if let previous, previous.view as? Feature.View == view { return nil }
+          // `{"counters":[…],"removalConfirmation":…}` without its braces: the members.
+          let object = try JSONEncoder().encode(view)
+          return EncodedPart(view: view, members: object.dropFirst().dropLast())
+        },
         schema: { try JSONSchema.of(Feature.View.self) })
     }
   }
@@ -144,23 +151,54 @@ public struct WebAPI<Root: Reducer>: Sendable {
 
   /// The state as the page reads it: one JSON object with every feature's keys.
   public func stateJSON(_ state: Root.State) -> Data {
-    do {
-      return try JSONEncoder().encode(StateDocument(parts: parts, state: state))
-    } catch {
-      // Views are plain values; a failure here is a bug in a feature's view, not bad input.
-      preconditionFailure("a feature's view could not be encoded: \(error)")
+    stateJSON(state, after: nil)?.data ?? Data("{}".utf8)
+  }
+
+  /// The state JSON of `state`, or `nil` when it is the same as `previous`.
+  ///
+  /// Only the features whose view changed since `previous` are encoded again; the others' JSON
+  /// is reused. An action touches one feature or two, so a change costs the encoding of those.
+  public func stateJSON(_ state: Root.State, after previous: StateJSON?) -> StateJSON? {
+    var encoded: [EncodedPart] = []
+    encoded.reserveCapacity(parts.count)
+    var changed = previous == nil
+    for (index, part) in parts.enumerated() {
+      let last = previous?.parts[index]
+      let fresh: EncodedPart?
+      do {
+        fresh = try part.encode(state, last)
+      } catch {
+        // Views are plain values; a failure here is a bug in a feature's view, not bad input.
+        preconditionFailure("\(part.name).View could not be encoded: \(error)")
+      }
+      if let fresh {
+        changed = true
+        encoded.append(fresh)
+      } else if let last {
+        encoded.append(last)
+      }
     }
+    guard changed else { return nil }
+    var data = Data("{".utf8)
+    for part in encoded where !part.members.isEmpty {
+      if data.count > 1 { data.append(UInt8(ascii: ",")) }
+      data.append(part.members)
+    }
+    data.append(UInt8(ascii: "}"))
+    return StateJSON(parts: encoded, data: data)
   }
 }
 
-/// Every part's view encoded into one object (the views' keys side by side).
-private struct StateDocument<Root: Reducer>: Encodable {
-  let parts: [WebAPI<Root>.Part]
-  let state: Root.State
+/// A state's JSON as ``WebAPI`` wrote it, with each feature's part kept so that the next state
+/// re-encodes only what changed.
+public struct StateJSON: Sendable {
+  let parts: [EncodedPart]
+  /// The JSON object.
+  public let data: Data
+}
 
-  func encode(to encoder: any Encoder) throws {
-    for part in parts {
-      try part.encodeView(state, encoder)
-    }
-  }
+/// One feature's view and its members of the state JSON.
+struct EncodedPart: Sendable {
+  let view: any Sendable
+  let members: Data
 }

@@ -29,7 +29,8 @@ public protocol WebFeature: SendableMetatype {
   /// The reducer whose state and actions the routes and the view work on (the app's root).
   associatedtype Root: Reducer
   /// The feature's part of the state JSON: its keys sit at the top level of the state object.
-  associatedtype View: Codable & Sendable
+  /// Equatable, so that a state change re-encodes only the views it changed.
+  associatedtype View: Codable & Equatable & Sendable
 
   /// The user actions this feature accepts.
   static var routes: [WebRoute<Root>] { get }

@@ -57,14 +57,17 @@ public struct WebAPI<Root: Reducer>: Sendable {
     var catalogue: [ActionDescription] = []
     var properties: [String: Any] = [:]
     var required: Set<String> = []
-    var owners: [String: String] = [:]
+    // Which part routes each action type, and which claims each state key.
+    var typeOwners: [String: String] = [:]
+    var keyOwners: [String: String] = [:]
     for part in parts {
       for route in part.routes {
         let type = route.description.type
-        precondition(
-          routes[type] == nil, "\(part.name) routes '\(type)', which \(owners[type] ?? "") routes")
+        if let owner = typeOwners[type] {
+          preconditionFailure("\(part.name) routes '\(type)', which \(owner) routes")
+        }
+        typeOwners[type] = part.name
         routes[type] = route
-        owners[type] = part.name
         catalogue.append(route.description)
       }
       let schema: [String: Any]
@@ -74,11 +77,10 @@ public struct WebAPI<Root: Reducer>: Sendable {
         preconditionFailure("\(part.name).View has a shape JSONSchema cannot describe: \(error)")
       }
       for (key, property) in schema["properties"] as? [String: Any] ?? [:] {
-        let owner = "state key '\(key)'"
-        precondition(
-          owners[owner] == nil,
-          "\(part.name) claims the state key '\(key)', which \(owners[owner] ?? "") claims")
-        owners[owner] = part.name
+        if let owner = keyOwners[key] {
+          preconditionFailure("\(part.name) claims the state key '\(key)', which \(owner) claims")
+        }
+        keyOwners[key] = part.name
         properties[key] = property
       }
       required.formUnion(schema["required"] as? [String] ?? [])

@@ -90,11 +90,15 @@ extension OpenedStorage {
           return SessionArchive.Entry(
             visitor: visitor, revision: saved.revision, state: saved.state)
         },
-        save: { id, entry in
-          try await storage.saveSession(
-            SavedSession(
-              owner: Self.owner(entry.visitor), revision: entry.revision, state: entry.state),
-            id: id.rawValue)
+        save: { entries in
+          try await storage.saveSessions(
+            entries.map { id, entry in
+              (
+                id: id.rawValue,
+                session: SavedSession(
+                  owner: Self.owner(entry.visitor), revision: entry.revision, state: entry.state)
+              )
+            })
         },
         delete: { id in try await storage.deleteSession(id: id.rawValue) },
         prune: { date in try await storage.deleteSessions(savedBefore: date) }),

@@ -102,6 +102,26 @@ struct StorageContractTests {
   }
 
   @Test(arguments: Backend.available)
+  func sessionsSavedTogetherAreEachKeptUnlessANewerRevisionIs(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      let kept = SavedSession(owner: "visitor:a", revision: 5, state: Data("a5".utf8))
+      try await storage.saveSession(kept, id: "a")
+      try await storage.saveSessions([])
+      let batch = [
+        (id: "c", session: SavedSession(owner: "visitor:c", revision: 1, state: Data("c1".utf8))),
+        (id: "a", session: SavedSession(owner: "visitor:a", revision: 4, state: Data("a4".utf8))),
+        (id: "b", session: SavedSession(owner: "visitor:b", revision: 2, state: Data("b2".utf8))),
+      ]
+      try await storage.saveSessions(batch)
+      let reopened = try await open()
+      #expect(try await reopened.savedSession(id: "a") == kept, "an older revision is ignored")
+      #expect(try await reopened.savedSession(id: "b") == batch[2].session)
+      #expect(try await reopened.savedSession(id: "c") == batch[0].session)
+    }
+  }
+
+  @Test(arguments: Backend.available)
   func sessionsSavedBeforeADateAreForgotten(_ backend: Backend) async throws {
     try await backend.withStorage { open in
       let storage = try await open()

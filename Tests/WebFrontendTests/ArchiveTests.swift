@@ -174,7 +174,7 @@ struct ArchiveTests {
     let saves = LockIsolated(0)
     let broken = SessionArchive(
       load: { _ in throw ArchiveDown() },
-      save: { _, _ in
+      save: { _ in
         saves.withValue { $0 += 1 }
         throw ArchiveDown()
       },
@@ -199,6 +199,24 @@ struct ArchiveTests {
       #expect(
         try await [first.status, second.status] == [.serviceUnavailable, .serviceUnavailable])
       #expect(await registry.pruneArchive() == 0)
+    }
+  }
+
+  @Test func anArchiveThatHangsHoldsAnAnswerOnlyUntilTheTimeout() async throws {
+    let hanging = SessionArchive(
+      load: { _ in nil },
+      save: { _ in try await Task.sleep(for: .seconds(3_600)) },
+      delete: { _ in },
+      prune: { _ in 0 })
+    let registry = makeArchivingRegistry(hanging, archiveTimeout: .milliseconds(50))
+    try await makeApplication(registry).test(.router) { client in
+      let session = try await createSession(client)
+      for count in 1...3 {
+        let response = try await send(.incrementCounter(id: firstCounter), session, client)
+        #expect(response.status == .ok)
+        let after: SessionResponse = try decodeBody(response)
+        #expect(after.state.counters.first?.count == count)
+      }
     }
   }
 

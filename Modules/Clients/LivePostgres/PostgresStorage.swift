@@ -253,16 +253,30 @@ public final class PostgresStorage: AppStorage {
     }
   }
 
-  public func saveSession(_ session: SavedSession, id: String) async throws {
-    try await write(
-      """
-      INSERT INTO session (id, owner, revision, state)
-      VALUES (\(id), \(session.owner), \(session.revision), \(session.state))
-      ON CONFLICT (id) DO UPDATE SET
-        owner = excluded.owner, revision = excluded.revision, state = excluded.state,
-        saved_at = now()
-      WHERE session.revision < excluded.revision
-      """)
+  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws {
+    // One session: one statement, applied atomically in one round trip. Several: one
+    // transaction, one statement each, in the order of their ids (two servers saving the same
+    // sessions lock their rows in one order, so they cannot deadlock).
+    if sessions.count == 1, let (id, session) = sessions.first {
+      try await write(try Self.saving(session, id: id))
+    } else if !sessions.isEmpty {
+      try await transaction { connection, logger in
+        for (id, session) in sessions.sorted(by: { $0.id < $1.id }) {
+          _ = try await connection.query(try Self.saving(session, id: id), logger: logger)
+        }
+      }
+    }
+  }
+
+  private static func saving(_ session: SavedSession, id: String) throws -> PostgresQuery {
+    try """
+    INSERT INTO session (id, owner, revision, state)
+    VALUES (\(id), \(session.owner), \(session.revision), \(session.state))
+    ON CONFLICT (id) DO UPDATE SET
+      owner = excluded.owner, revision = excluded.revision, state = excluded.state,
+      saved_at = now()
+    WHERE session.revision < excluded.revision
+    """
   }
 
   public func deleteSession(id: String) async throws {

@@ -21,13 +21,20 @@ public protocol AppStorage: Sendable {
 
   /// The session saved under `id`, if any.
   func savedSession(id: String) async throws -> SavedSession?
-  /// Saves a session's state under `id`, unless a newer revision of it is saved already (writes
-  /// that arrive out of order never go back in time).
-  func saveSession(_ session: SavedSession, id: String) async throws
+  /// Saves the states of several sessions (distinct ids) in one transaction, each unless a newer
+  /// revision of it is saved already (writes that arrive out of order never go back in time).
+  func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws
   /// Forgets the session saved under `id` (none is fine).
   func deleteSession(id: String) async throws
   /// Forgets every session saved before `date`; returns how many.
   func deleteSessions(savedBefore date: Date) async throws -> Int
+}
+
+extension AppStorage {
+  /// Saves one session's state under `id`, unless a newer revision of it is saved already.
+  public func saveSession(_ session: SavedSession, id: String) async throws {
+    try await saveSessions([(id: id, session: session)])
+  }
 }
 
 /// A session of `app-server` as it was last saved.

@@ -140,19 +140,23 @@ public final class SQLiteStorage: AppStorage {
     }
   }
 
-  public func saveSession(_ session: SavedSession, id: String) async throws {
+  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws {
+    guard !sessions.isEmpty else { return }
     try await access(writing: true) { db in
-      try db.execute(
+      let savedAt = Date().timeIntervalSince1970
+      let statement = try db.cachedStatement(
         sql: """
           INSERT INTO session (id, owner, revision, state, saved_at) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT (id) DO UPDATE SET
             owner = excluded.owner, revision = excluded.revision, state = excluded.state,
             saved_at = excluded.saved_at
           WHERE session.revision < excluded.revision
-          """,
-        arguments: [
-          id, session.owner, session.revision, session.state, Date().timeIntervalSince1970,
+          """)
+      for (id, session) in sessions {
+        try statement.execute(arguments: [
+          id, session.owner, session.revision, session.state, savedAt,
         ])
+      }
     }
   }
 

@@ -79,19 +79,16 @@ final class Session: Sendable {
     var last: AppFeature.Snapshot?
     var requestedRevision: Int
     var savedRevision: Int
-    /// The newest state not yet taken by the writer.
-    var pending: (revision: Int, snapshot: AppFeature.Snapshot)?
-    var isWriting = false
     var waiters: [Int: Waiter] = [:]
     var nextWaiterID = 0
   }
 
-  /// A request waiting until `revision` is saved; its timeout is cancelled when the write is
-  /// done first.
+  /// A request waiting until `revision` is saved; its timeout is removed when the write is done
+  /// first.
   private struct Waiter {
     let revision: Int
     let continuation: CheckedContinuation<Void, Never>
-    var timeout: Task<Void, Never>?
+    var timeout: Timeouts.Token?
   }
 
   /// How the session begins: new, or resumed from what its archive saved.
@@ -213,7 +210,7 @@ final class Session: Sendable {
     }
     guard !isSaved else { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let waiterID = bookkeeping.withLock { state -> Int? in
+      let waiting = bookkeeping.withLock { state -> (id: Int, timeouts: Timeouts)? in
         guard var archiving = state.archiving,
           archiving.savedRevision < archiving.requestedRevision
         else { return nil }
@@ -222,14 +219,13 @@ final class Session: Sendable {
         archiving.waiters[waiterID] = Waiter(
           revision: archiving.requestedRevision, continuation: continuation)
         state.archiving = archiving
-        return waiterID
+        return (waiterID, archiving.archive.writer.timeouts)
       }
-      guard let waiterID else {
+      guard let (waiterID, timeouts) = waiting else {
         continuation.resume()
         return
       }
-      let timeoutTask = Task { [weak self] in
-        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+      let timeout = timeouts.add(after: timeout) { [weak self] in
         let late = self?.bookkeeping.withLock {
           $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
         }
@@ -237,58 +233,33 @@ final class Session: Sendable {
       }
       let isWaiting = bookkeeping.withLock { state in
         guard state.archiving?.waiters[waiterID] != nil else { return false }
-        state.archiving?.waiters[waiterID]?.timeout = timeoutTask
+        state.archiving?.waiters[waiterID]?.timeout = timeout
         return true
       }
-      if !isWaiting { timeoutTask.cancel() }
+      if !isWaiting { timeouts.remove(timeout) }
     }
   }
 
-  /// Saves states handed to the archive, newest first, one write at a time, until none waits.
-  private func writeArchive() async {
-    while let (archive, entry) = nextArchiveWrite() {
-      do {
-        try await archive.save(id, entry)
-      } catch {
-        logger.warning(
-          "Session state not saved",
-          metadata: ["session": "\(logName)", "error": "\(error.localizedDescription)"])
-      }
-      // A failed write releases its waiters too: the answer goes out, the state stays in memory.
-      for waiter in archiveWritten(revision: entry.revision) {
-        waiter.timeout?.cancel()
-        waiter.continuation.resume()
-      }
+  /// Called by the archive's writer when the state of `revision` is saved, or failed to be: a
+  /// failed write releases its waiters too (the answer goes out, the state stays in memory).
+  private func archiveWritten(revision: Int, failure: (any Error)?) {
+    if let failure {
+      logger.warning(
+        "Session state not saved",
+        metadata: ["session": "\(logName)", "error": "\(failure.localizedDescription)"])
     }
-  }
-
-  /// The newest state waiting to be saved, taken; `nil` (and the writer stops) when none waits.
-  private func nextArchiveWrite() -> (SessionArchive, SessionArchive.Entry)? {
-    bookkeeping.withLock { state -> (SessionArchive, SessionArchive.Entry)? in
-      guard var archiving = state.archiving else { return nil }
-      defer { state.archiving = archiving }
-      let pending = archiving.pending
-      archiving.pending = nil
-      guard let pending, let data = try? pending.snapshot.archived() else {
-        archiving.isWriting = false
-        return nil
-      }
-      let entry = SessionArchive.Entry(
-        visitor: archiving.visitor, revision: pending.revision, state: data)
-      return (archiving.archive, entry)
-    }
-  }
-
-  /// Records that `revision` is saved; returns the waiters it releases.
-  private func archiveWritten(revision: Int) -> [Waiter] {
-    bookkeeping.withLock { state -> [Waiter] in
-      guard var archiving = state.archiving else { return [] }
+    let (released, timeouts) = bookkeeping.withLock { state -> ([Waiter], Timeouts?) in
+      guard var archiving = state.archiving else { return ([], nil) }
       defer { state.archiving = archiving }
       archiving.savedRevision = max(archiving.savedRevision, revision)
       let saved = archiving.savedRevision
       let done = archiving.waiters.filter { $0.value.revision <= saved }
       for waiterID in done.keys { archiving.waiters[waiterID] = nil }
-      return Array(done.values)
+      return (Array(done.values), archiving.archive.writer.timeouts)
+    }
+    for waiter in released {
+      if let timeout = waiter.timeout { timeouts?.remove(timeout) }
+      waiter.continuation.resume()
     }
   }
 
@@ -357,8 +328,9 @@ final class Session: Sendable {
     // Only this method writes `stateJSON`, and it runs on the store's actor, one call at a time.
     let previous = bookkeeping.withLock { $0.stateJSON }
     guard let json = AppFeature.webAPI.stateJSON(state, after: previous) else { return }
-    let startsWriter = bookkeeping.withLock { bookkeeping -> Bool in
-      guard bookkeeping.store != nil else { return false }
+    let handed = bookkeeping.withLock {
+      bookkeeping -> (SessionArchive, ArchiveWriter.Pending)? in
+      guard bookkeeping.store != nil else { return nil }
       bookkeeping.stateJSON = json
       let snapshot = Snapshot(
         revision: (bookkeeping.lastSnapshot?.revision ?? bookkeeping.baseRevision) + 1,
@@ -367,19 +339,24 @@ final class Session: Sendable {
       for subscriber in bookkeeping.subscribers.values {
         subscriber.yield(.state(snapshot))
       }
-      guard var archiving = bookkeeping.archiving else { return false }
+      guard var archiving = bookkeeping.archiving else { return nil }
       let kept = state.snapshot
-      guard kept != archiving.last else { return false }
+      guard kept != archiving.last else { return nil }
       defer { bookkeeping.archiving = archiving }
       archiving.last = kept
-      archiving.pending = (snapshot.revision, kept)
       archiving.requestedRevision = snapshot.revision
-      guard !archiving.isWriting else { return false }
-      archiving.isWriting = true
-      return true
+      return (
+        archiving.archive,
+        ArchiveWriter.Pending(
+          visitor: archiving.visitor, revision: snapshot.revision, snapshot: kept,
+          written: { [weak self] revision, failure in
+            self?.archiveWritten(revision: revision, failure: failure)
+          })
+      )
     }
-    if startsWriter {
-      Task { await self.writeArchive() }
+    // Handed over in the order of revisions: this runs on the store's actor.
+    if let (archive, pending) = handed {
+      archive.writer.enqueue(id, pending, save: archive.save)
     }
   }
 }

@@ -6,9 +6,9 @@ import Synchronization
 /// visitor moving to another instance behind a load balancer all resume the same app.
 ///
 /// A session saves its ``AppFeature/Snapshot`` (counters, selected tab) with the revision it had,
-/// every time that part changes — writes are coalesced: while one is on its way, only the newest
-/// state waits for the next — and an action's response waits until the state it produced is
-/// saved (up to ``SessionRegistry/Configuration/archiveTimeout``), so whatever a visitor saw
+/// every time that part changes — writes are grouped: while one is on its way, the newest state
+/// of every session that changed waits, and the next write saves them all in one transaction —
+/// and an action's response waits until the state it produced is saved (up to ``SessionRegistry/Configuration/archiveTimeout``), so whatever a visitor saw
 /// acknowledged survives a crash. A request naming a session this process does not have looks it
 /// up here, and resumes it only for the visitor it belongs to.
 ///
@@ -33,16 +33,19 @@ public struct SessionArchive: Sendable {
 
   /// The entry saved for a session id, if any.
   public var load: @Sendable (_ session: SessionID) async throws -> Entry?
-  /// Saves an entry, unless a newer revision of that session is saved already.
-  public var save: @Sendable (_ session: SessionID, _ entry: Entry) async throws -> Void
+  /// Saves entries of several sessions in one transaction, each unless a newer revision of its
+  /// session is saved already.
+  public var save: @Sendable (_ entries: [SessionID: Entry]) async throws -> Void
   /// Forgets a session (the visitor ended it, or it expired).
   public var delete: @Sendable (_ session: SessionID) async throws -> Void
   /// Forgets every session saved before a date; returns how many.
   public var prune: @Sendable (_ savedBefore: Date) async throws -> Int
+  /// Writes what the sessions using this archive hand to it, grouped.
+  let writer = ArchiveWriter()
 
   public init(
     load: @escaping @Sendable (SessionID) async throws -> Entry?,
-    save: @escaping @Sendable (SessionID, Entry) async throws -> Void,
+    save: @escaping @Sendable ([SessionID: Entry]) async throws -> Void,
     delete: @escaping @Sendable (SessionID) async throws -> Void,
     prune: @escaping @Sendable (Date) async throws -> Int
   ) {
@@ -52,16 +55,23 @@ public struct SessionArchive: Sendable {
     self.prune = prune
   }
 
+  /// Saves one session's entry, unless a newer revision of it is saved already.
+  public func save(_ session: SessionID, _ entry: Entry) async throws {
+    try await save([session: entry])
+  }
+
   /// An archive in this process's memory: what a restart of the registry (not of the process)
   /// resumes from. For tests.
   public static func inMemory() -> SessionArchive {
     let entries = Mutex<[SessionID: (entry: Entry, savedAt: Date)]>([:])
     return SessionArchive(
       load: { id in entries.withLock { $0[id]?.entry } },
-      save: { id, entry in
+      save: { batch in
         entries.withLock { entries in
-          if let saved = entries[id], saved.entry.revision >= entry.revision { return }
-          entries[id] = (entry, Date())
+          for (id, entry) in batch {
+            if let saved = entries[id], saved.entry.revision >= entry.revision { continue }
+            entries[id] = (entry, Date())
+          }
         }
       },
       delete: { id in entries.withLock { _ = $0.removeValue(forKey: id) } },

@@ -1,0 +1,176 @@
+import AppFeature
+import Foundation
+import Synchronization
+
+/// Writes the states that sessions hand to their archive, for all the sessions of an archive
+/// together: while one write is on its way, the newest state of every session that changed in
+/// the meantime waits, and the next write saves all of them in one transaction (group commit).
+/// Under load that is one transaction for many actions instead of one per action, and the cost
+/// of a write — a hop to the database's queue, a commit — is shared by every session in it.
+///
+/// Only a session's newest state is kept while it waits: a state that a newer one replaced
+/// before it was written is never written, and whoever waited for it is released with the newer
+/// one (a session releases the waiters of every revision up to the one written). Each session
+/// hears when its state is written (or failed to be), with the revision.
+final class ArchiveWriter: Sendable {
+  /// A session's state waiting to be written.
+  struct Pending: Sendable {
+    let visitor: VisitorID
+    let revision: Int
+    let snapshot: AppFeature.Snapshot
+    /// Called once the state is written (`nil`) or could not be (the error), with its revision.
+    let written: @Sendable (_ revision: Int, _ failure: (any Error)?) -> Void
+  }
+
+  private struct State {
+    var pending: [SessionID: Pending] = [:]
+    var isWriting = false
+  }
+
+  private let state = Mutex(State())
+  /// The timeouts of requests that wait for a write, for the sessions of this archive.
+  let timeouts = Timeouts()
+
+  /// Hands a session's newest state to the writer; writes at once when no write is on its way,
+  /// with the next write otherwise. It replaces the state of that session still waiting, if
+  /// any (whose waiters the newer revision releases); an older revision than the one waiting is
+  /// ignored.
+  func enqueue(
+    _ id: SessionID, _ entry: Pending,
+    save: @escaping @Sendable ([SessionID: SessionArchive.Entry]) async throws -> Void
+  ) {
+    let startsWriting = state.withLock { state -> Bool in
+      if let waiting = state.pending[id], waiting.revision >= entry.revision { return false }
+      state.pending[id] = entry
+      guard !state.isWriting else { return false }
+      state.isWriting = true
+      return true
+    }
+    if startsWriting {
+      Task { await self.write(with: save) }
+    }
+  }
+
+  /// Writes what waits, one batch at a time, until nothing does.
+  private func write(
+    with save: @Sendable ([SessionID: SessionArchive.Entry]) async throws -> Void
+  ) async {
+    while let batch = nextBatch() {
+      var entries: [SessionID: SessionArchive.Entry] = [:]
+      entries.reserveCapacity(batch.count)
+      for (id, pending) in batch {
+        do {
+          entries[id] = SessionArchive.Entry(
+            visitor: pending.visitor, revision: pending.revision,
+            state: try pending.snapshot.archived())
+        } catch {
+          pending.written(pending.revision, error)
+        }
+      }
+      var failure: (any Error)?
+      if !entries.isEmpty {
+        do {
+          try await save(entries)
+        } catch {
+          failure = error
+        }
+      }
+      for (id, pending) in batch where entries[id] != nil {
+        pending.written(pending.revision, failure)
+      }
+    }
+  }
+
+  /// Everything that waits, taken; `nil` (and the writer stops) when nothing does.
+  private func nextBatch() -> [SessionID: Pending]? {
+    state.withLock { state in
+      guard !state.pending.isEmpty else {
+        state.isWriting = false
+        return nil
+      }
+      defer { state.pending = [:] }
+      return state.pending
+    }
+  }
+}
+
+/// Deadlines of many waiting requests, watched by one sleeping task instead of a timer each.
+///
+/// A request that waits registers what to do when its time is up and removes it when it is
+/// served first, both a dictionary update under a lock. One task sleeps until the earliest
+/// deadline, runs what expired, and sleeps again while anything is registered; it ends when
+/// nothing is. Deadlines fire no earlier than asked, and late by at most the clock's tolerance.
+final class Timeouts: Sendable {
+  /// A registered deadline, to remove it.
+  struct Token: Hashable, Sendable {
+    fileprivate let value: Int
+  }
+
+  private struct Entry {
+    let deadline: ContinuousClock.Instant
+    let expire: @Sendable () -> Void
+  }
+
+  private struct State {
+    var entries: [Token: Entry] = [:]
+    var nextToken = 0
+    /// When the task that watches the entries wakes next; `nil` when no task runs.
+    var wakesAt: ContinuousClock.Instant?
+    /// Which task that is (a task started for an earlier deadline takes over from the one
+    /// before it, which ends when it wakes).
+    var watcher = 0
+  }
+
+  private let state = Mutex(State())
+
+  /// Calls `expire` after `duration`, unless ``remove(_:)`` comes first.
+  func add(after duration: Duration, _ expire: @escaping @Sendable () -> Void) -> Token {
+    let deadline = ContinuousClock.now.advanced(by: duration)
+    let (token, watcher) = state.withLock { state -> (Token, Int?) in
+      let token = Token(value: state.nextToken)
+      state.nextToken += 1
+      state.entries[token] = Entry(deadline: deadline, expire: expire)
+      // A task sleeping until later than this deadline would wake too late: start another.
+      if let wakesAt = state.wakesAt, wakesAt <= deadline { return (token, nil) }
+      state.wakesAt = deadline
+      state.watcher += 1
+      return (token, state.watcher)
+    }
+    if let watcher {
+      Task { await self.watch(until: deadline, as: watcher) }
+    }
+    return token
+  }
+
+  /// Forgets a deadline (its request was served first); nothing when it expired already.
+  func remove(_ token: Token) {
+    _ = state.withLock { $0.entries.removeValue(forKey: token) }
+  }
+
+  /// How many deadlines are registered (for tests).
+  var count: Int {
+    state.withLock { $0.entries.count }
+  }
+
+  /// Sleeps until `deadline`, runs what expired, and goes on until the earliest remaining
+  /// deadline while this task (`watcher`) is the one the state counts on.
+  private func watch(until deadline: ContinuousClock.Instant, as watcher: Int) async {
+    var wakeAt = deadline
+    while true {
+      try? await Task.sleep(until: wakeAt, clock: .continuous)
+      let now = ContinuousClock.now
+      let (expired, next) = state.withLock {
+        state -> ([@Sendable () -> Void], ContinuousClock.Instant?) in
+        let due = state.entries.filter { $0.value.deadline <= now }
+        for token in due.keys { state.entries[token] = nil }
+        // Another task took over (it wakes earlier): this one ends.
+        guard state.watcher == watcher else { return (due.values.map(\.expire), nil) }
+        state.wakesAt = state.entries.values.lazy.map(\.deadline).min()
+        return (due.values.map(\.expire), state.wakesAt)
+      }
+      for expire in expired { expire() }
+      guard let next else { return }
+      wakeAt = next
+    }
+  }
+}

@@ -19,7 +19,12 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
   private let headTimeout: TimeAmount
   private let bodyTimeout: TimeAmount
-  private var deadline: Scheduled<Void>?
+  /// When the connection is closed unless a request arrives first; `nil` while none is awaited.
+  private var deadline: NIODeadline?
+  /// The one timer of the connection and when it fires. Arming only moves ``deadline``; the
+  /// timer, when it fires, closes the connection if the deadline has passed and otherwise waits
+  /// for it — so a request costs no timer of its own.
+  private var check: (scheduled: Scheduled<Void>, at: NIODeadline)?
   /// Requests whose head has arrived and whose response has not ended.
   private var inFlight = 0
 
@@ -38,11 +43,11 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {
-    disarm()
+    stop()
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    disarm()
+    stop()
     context.fireChannelInactive()
   }
 
@@ -66,15 +71,40 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
-    disarm()
-    let channel = context.channel
-    deadline = context.eventLoop.scheduleTask(in: timeout) {
-      channel.close(promise: nil)
-    }
+    let deadline = NIODeadline.now() + timeout
+    self.deadline = deadline
+    if let check, check.at <= deadline { return }
+    schedule(at: deadline, context: context)
   }
 
   private func disarm() {
-    deadline?.cancel()
     deadline = nil
+  }
+
+  private func stop() {
+    deadline = nil
+    check?.scheduled.cancel()
+    check = nil
+  }
+
+  private func schedule(at time: NIODeadline, context: ChannelHandlerContext) {
+    check?.scheduled.cancel()
+    let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+    let context = NIOLoopBound(context, eventLoop: context.eventLoop)
+    let scheduled = context.value.eventLoop.scheduleTask(deadline: time) {
+      handler.value.fire(context: context.value)
+    }
+    check = (scheduled, time)
+  }
+
+  /// The timer fired: closes the connection if its deadline passed, waits for it otherwise.
+  private func fire(context: ChannelHandlerContext) {
+    check = nil
+    guard let deadline else { return }
+    if deadline <= .now() {
+      context.close(promise: nil)
+    } else {
+      schedule(at: deadline, context: context)
+    }
   }
 }

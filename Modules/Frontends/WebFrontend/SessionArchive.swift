@@ -88,7 +88,7 @@ public struct SessionArchive: Sendable {
 extension AppFeature.Snapshot {
   /// The JSON an archive keeps.
   func archived() throws -> Data {
-    try JSONEncoder().encode(self)
+    try JSONWriter.encode(self)
   }
 
   /// Reads what ``archived()`` wrote.

@@ -32,7 +32,7 @@ public struct WebAPI<Root: Reducer>: Sendable {
           let view = Feature.view(of: state)
           if let previous, previous.view as? Feature.View == view { return nil }
           // `{"counters":[…],"removalConfirmation":…}` without its braces: the members.
-          let object = try JSONEncoder().encode(view)
+          let object = try JSONWriter.encode(view)
           return EncodedPart(view: view, members: object.dropFirst().dropLast())
         },
         schema: { try JSONSchema.of(Feature.View.self) })

@@ -1,0 +1,356 @@
+import Foundation
+
+/// Encodes an `Encodable` value to JSON bytes as the value walks itself, with no tree in between.
+///
+/// `JSONEncoder` first builds a tree of boxed values and then serialises it; the state JSON is
+/// encoded after every change of every session, and that detour was most of its cost. This
+/// writer appends each key and value to one byte buffer as the value's `encode(to:)` hands them
+/// over, and closes an object or array when its owner writes again (or at the end).
+///
+/// The output is the JSON `JSONEncoder` writes with its default strategies (compared by content
+/// in the tests): `nil` optionals left out, dates and data as `JSONEncoder` would need a strategy
+/// for are not supported, non-finite numbers refused; keys come in the order the value encodes
+/// them (for synthesised conformances, the order of the properties). A value that uses its
+/// containers out of order (writes to an outer container, then again to an inner one it opened
+/// before) or asks for a super encoder makes ``encode(_:)`` fall back to `JSONEncoder`.
+enum JSONWriter {
+  /// The JSON of `value`.
+  static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+    let encoder = StreamingEncoder()
+    do {
+      try encoder.encodeValue(value, level: 0)
+      if encoder.failed { throw OutOfOrder() }
+      encoder.closeFrames(above: -1)
+      return Data(encoder.bytes)
+    } catch is OutOfOrder {
+      return try JSONEncoder().encode(value)
+    }
+  }
+
+  /// The value used its containers in an order a streaming writer cannot follow.
+  struct OutOfOrder: Error {}
+}
+
+/// The encoder behind ``JSONWriter``: one buffer and the stack of open objects and arrays.
+private final class StreamingEncoder: Encoder {
+  var bytes: [UInt8] = []
+  /// A container could not be opened where it was asked for (the output is not to be used).
+  var failed = false
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  /// An open object or array; `serial` tells a container whether its frame is still the one
+  /// it opened.
+  struct Frame {
+    let isObject: Bool
+    let serial: Int
+    var count = 0
+  }
+
+  private var frames: [Frame] = []
+  private var nextSerial = 0
+  /// The level of the value being encoded now: the containers it asks for open there.
+  private var level = 0
+
+  init() {
+    bytes.reserveCapacity(512)
+  }
+
+  /// Encodes `value` at `level` (its container, if it asks for one, is frame `level`); `{}` when
+  /// it encodes nothing, as `JSONEncoder` does.
+  func encodeValue<Value: Encodable>(_ value: Value, level: Int) throws {
+    let before = bytes.count
+    let outer = self.level
+    self.level = level
+    defer { self.level = outer }
+    try value.encode(to: self)
+    if bytes.count == before { bytes.append(contentsOf: "{}".utf8) }
+  }
+
+  /// Closes every frame deeper than `index`.
+  func closeFrames(above index: Int) {
+    while frames.count > index + 1 {
+      let frame = frames.removeLast()
+      bytes.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+  }
+
+  /// Opens a frame at `level` (closing any deeper ones left open), writing its bracket.
+  func open(isObject: Bool, at level: Int) throws -> (index: Int, serial: Int) {
+    guard frames.count >= level else {
+      failed = true
+      throw JSONWriter.OutOfOrder()
+    }
+    closeFrames(above: level - 1)
+    nextSerial += 1
+    frames.append(Frame(isObject: isObject, serial: nextSerial))
+    bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+    return (level, nextSerial)
+  }
+
+  /// Prepares frame `index` for its next member: closes deeper frames, writes the comma.
+  func beginMember(of index: Int, serial: Int) throws {
+    guard index < frames.count, frames[index].serial == serial else {
+      failed = true
+      throw JSONWriter.OutOfOrder()
+    }
+    closeFrames(above: index)
+    if frames[index].count > 0 { bytes.append(UInt8(ascii: ",")) }
+    frames[index].count += 1
+  }
+
+  func writeKey(_ key: String) {
+    writeString(key)
+    bytes.append(UInt8(ascii: ":"))
+  }
+
+  func writeString(_ string: String) {
+    bytes.append(UInt8(ascii: "\""))
+    for byte in string.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+      case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+      case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+      case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+      case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(contentsOf: #"\u00"#.utf8)
+        bytes.append(hex[Int(byte >> 4)])
+        bytes.append(hex[Int(byte & 0xF)])
+      default: bytes.append(byte)
+      }
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  func writeDouble(_ value: Double) throws {
+    guard value.isFinite else {
+      throw EncodingError.invalidValue(
+        value, .init(codingPath: [], debugDescription: "\(value) is not valid in JSON"))
+    }
+    // Whole numbers without a fraction, as JSONEncoder writes them.
+    if value == value.rounded(), abs(value) < 1e15 {
+      bytes.append(contentsOf: String(Int64(value)).utf8)
+    } else {
+      bytes.append(contentsOf: value.description.utf8)
+    }
+  }
+
+  /// Writes a single value (a string, number, boolean or null) or encodes a nested value.
+  func writeSingle<Value: Encodable>(_ value: Value, level: Int) throws {
+    switch value {
+    case let value as String: writeString(value)
+    case let value as Bool: bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    case let value as Int: bytes.append(contentsOf: String(value).utf8)
+    case let value as Double: try writeDouble(value)
+    case let value as Float: try writeDouble(Double(value))
+    case let value as any BinaryInteger: bytes.append(contentsOf: String(describing: value).utf8)
+    case is Date, is Data, is URL, is Decimal:
+      // JSONEncoder gives these special forms; leave them to it.
+      throw JSONWriter.OutOfOrder()
+    default: try encodeValue(value, level: level)
+    }
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, opening: level))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    UnkeyedContainer(encoder: self, opening: level)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    SingleValueContainer(encoder: self, level: level)
+  }
+}
+
+/// Where a container writes: its frame, or the error that opening it met (thrown on first use,
+/// since `Encoder`'s container methods cannot throw).
+private struct Slot {
+  let encoder: StreamingEncoder
+  let frame: Result<(index: Int, serial: Int), JSONWriter.OutOfOrder>
+
+  init(encoder: StreamingEncoder, isObject: Bool, level: Int) {
+    self.encoder = encoder
+    self.frame = Result { () throws(JSONWriter.OutOfOrder) in
+      do {
+        return try encoder.open(isObject: isObject, at: level)
+      } catch {
+        throw JSONWriter.OutOfOrder()
+      }
+    }
+  }
+
+  /// Begins a member; returns the level its value encodes at.
+  func begin() throws -> Int {
+    let (index, serial) = try frame.get()
+    try encoder.beginMember(of: index, serial: serial)
+    return index + 1
+  }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let slot: Slot
+  var codingPath: [any CodingKey] { [] }
+
+  init(encoder: StreamingEncoder, opening level: Int) {
+    slot = Slot(encoder: encoder, isObject: true, level: level)
+  }
+
+  mutating func encodeNil(forKey key: Key) throws {
+    _ = try slot.begin()
+    slot.encoder.writeKey(key.stringValue)
+    slot.encoder.bytes.append(contentsOf: "null".utf8)
+  }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    let level = try slot.begin()
+    slot.encoder.writeKey(key.stringValue)
+    try slot.encoder.writeSingle(value, level: level)
+  }
+
+  mutating func encode(_ value: String, forKey key: Key) throws {
+    _ = try slot.begin()
+    slot.encoder.writeKey(key.stringValue)
+    slot.encoder.writeString(value)
+  }
+
+  mutating func encode(_ value: Bool, forKey key: Key) throws {
+    _ = try slot.begin()
+    slot.encoder.writeKey(key.stringValue)
+    slot.encoder.bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    _ = try slot.begin()
+    slot.encoder.writeKey(key.stringValue)
+    slot.encoder.bytes.append(contentsOf: String(value).utf8)
+  }
+
+  mutating func encode(_ value: Double, forKey key: Key) throws {
+    _ = try slot.begin()
+    slot.encoder.writeKey(key.stringValue)
+    try slot.encoder.writeDouble(value)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let level = (try? slot.begin()) ?? Int.max
+    slot.encoder.writeKey(key.stringValue)
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: slot.encoder, opening: level))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let level = (try? slot.begin()) ?? Int.max
+    slot.encoder.writeKey(key.stringValue)
+    return UnkeyedContainer(encoder: slot.encoder, opening: level)
+  }
+
+  mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder() }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+  let slot: Slot
+  var codingPath: [any CodingKey] { [] }
+  var count = 0
+
+  init(encoder: StreamingEncoder, opening level: Int) {
+    slot = Slot(encoder: encoder, isObject: false, level: level)
+  }
+
+  mutating func encodeNil() throws {
+    _ = try slot.begin()
+    count += 1
+    slot.encoder.bytes.append(contentsOf: "null".utf8)
+  }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    let level = try slot.begin()
+    count += 1
+    try slot.encoder.writeSingle(value, level: level)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let level = (try? slot.begin()) ?? Int.max
+    count += 1
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: slot.encoder, opening: level))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let level = (try? slot.begin()) ?? Int.max
+    count += 1
+    return UnkeyedContainer(encoder: slot.encoder, opening: level)
+  }
+
+  mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+  let encoder: StreamingEncoder
+  let level: Int
+  var codingPath: [any CodingKey] { [] }
+
+  mutating func encodeNil() throws {
+    encoder.bytes.append(contentsOf: "null".utf8)
+  }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    try encoder.writeSingle(value, level: level)
+  }
+
+  mutating func encode(_ value: String) throws {
+    encoder.writeString(value)
+  }
+}
+
+/// What a super encoder request gets: every use throws, and ``JSONWriter`` falls back.
+private struct UnsupportedEncoder: Encoder {
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(Refusing<Key>())
+  }
+  func unkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyed() }
+  func singleValueContainer() -> any SingleValueEncodingContainer { RefusingSingle() }
+
+  struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws { throw JSONWriter.OutOfOrder() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+      throw JSONWriter.OutOfOrder()
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+      keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> { KeyedEncodingContainer(Refusing<NestedKey>()) }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+      RefusingUnkeyed()
+    }
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder() }
+  }
+
+  struct RefusingUnkeyed: UnkeyedEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+    mutating func encodeNil() throws { throw JSONWriter.OutOfOrder() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw JSONWriter.OutOfOrder() }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+      keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> { KeyedEncodingContainer(Refusing<NestedKey>()) }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyed() }
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
+  }
+
+  struct RefusingSingle: SingleValueEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil() throws { throw JSONWriter.OutOfOrder() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw JSONWriter.OutOfOrder() }
+  }
+}

@@ -82,6 +82,15 @@ struct JSONWriterTests {
         as: UTF8.self) == #"{"byte":1,"small":2,"flag":true,"ratio":3}"#)
   }
 
+  @Test func uuidsAreWrittenAsTheirUUIDString() throws {
+    for uuid in [
+      UUID(), UUID(), UUID(0), UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!,
+    ] {
+      let written = String(decoding: try JSONWriter.encode([uuid]), as: UTF8.self)
+      #expect(written == #"[""# + uuid.uuidString + #""]"#)
+    }
+  }
+
   @Test func whatCannotBeStreamedIsLeftToJSONEncoder() throws {
     try expectSameContent(Dated(date: Date(timeIntervalSince1970: 1_000), data: Data([1, 2, 3])))
     try expectSameContent(OutOfOrder())

@@ -33,7 +33,9 @@ enum JSONWriter {
 
 /// The encoder behind ``JSONWriter``: one buffer and the stack of open objects and arrays.
 private final class StreamingEncoder: Encoder {
-  var bytes: [UInt8] = []
+  // One encoder writes from one call stack at a time; the runtime's exclusivity checks on every
+  // append were a measurable part of the cost.
+  @exclusivity(unchecked) var bytes: [UInt8] = []
   /// A container could not be opened where it was asked for (the output is not to be used).
   var failed = false
   var codingPath: [any CodingKey] { [] }
@@ -47,7 +49,7 @@ private final class StreamingEncoder: Encoder {
     var count = 0
   }
 
-  private var frames: [Frame] = []
+  @exclusivity(unchecked) private var frames: [Frame] = []
   private var nextSerial = 0
   /// The level of the value being encoded now: the containers it asks for open there.
   private var level = 0
@@ -114,10 +116,9 @@ private final class StreamingEncoder: Encoder {
       case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
       case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
       case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
         bytes.append(contentsOf: #"\u00"#.utf8)
-        bytes.append(hex[Int(byte >> 4)])
-        bytes.append(hex[Int(byte & 0xF)])
+        bytes.append(Self.hexDigits[Int(byte >> 4)])
+        bytes.append(Self.hexDigits[Int(byte & 0xF)])
       default: bytes.append(byte)
       }
     }
@@ -137,20 +138,48 @@ private final class StreamingEncoder: Encoder {
     }
   }
 
-  /// Writes a single value (a string, number, boolean or null) or encodes a nested value.
+  /// Writes a single value (a string, number, boolean, UUID) or encodes a nested value.
+  ///
+  /// The type is told by comparing metatypes, which is cheap, rather than by casting the value,
+  /// which is not (this runs for every value of every change).
   func writeSingle<Value: Encodable>(_ value: Value, level: Int) throws {
-    switch value {
-    case let value as String: writeString(value)
-    case let value as Bool: bytes.append(contentsOf: (value ? "true" : "false").utf8)
-    case let value as Int: bytes.append(contentsOf: String(value).utf8)
-    case let value as Double: try writeDouble(value)
-    case let value as Float: try writeDouble(Double(value))
-    case let value as any BinaryInteger: bytes.append(contentsOf: String(describing: value).utf8)
-    case is Date, is Data, is URL, is Decimal:
+    if Value.self == String.self {
+      writeString(unsafeBitCast(value, to: String.self))
+    } else if Value.self == Int.self {
+      bytes.append(contentsOf: String(unsafeBitCast(value, to: Int.self)).utf8)
+    } else if Value.self == Bool.self {
+      bytes.append(contentsOf: (unsafeBitCast(value, to: Bool.self) ? "true" : "false").utf8)
+    } else if Value.self == Double.self {
+      try writeDouble(unsafeBitCast(value, to: Double.self))
+    } else if Value.self == UUID.self {
+      writeUUID(unsafeBitCast(value, to: UUID.self))
+    } else if let value = value as? any FixedWidthInteger {
+      bytes.append(contentsOf: String(describing: value).utf8)
+    } else if let value = value as? Float {
+      try writeDouble(Double(value))
+    } else if value is Date || value is Data || value is URL || value is Decimal {
       // JSONEncoder gives these special forms; leave them to it.
       throw JSONWriter.OutOfOrder()
-    default: try encodeValue(value, level: level)
+    } else {
+      try encodeValue(value, level: level)
     }
+  }
+
+  private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+  /// A UUID as `UUID.uuidString` writes it (upper-case hex in 8-4-4-4-12 groups).
+  func writeUUID(_ uuid: UUID) {
+    bytes.append(UInt8(ascii: "\""))
+    withUnsafeBytes(of: uuid.uuid) { raw in
+      for (index, byte) in raw.enumerated() {
+        if index == 4 || index == 6 || index == 8 || index == 10 {
+          bytes.append(UInt8(ascii: "-"))
+        }
+        bytes.append(Self.hexDigits[Int(byte >> 4)])
+        bytes.append(Self.hexDigits[Int(byte & 0xF)])
+      }
+    }
+    bytes.append(UInt8(ascii: "\""))
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {

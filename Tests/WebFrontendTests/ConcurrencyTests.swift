@@ -1,3 +1,4 @@
+import AppFeature
 import ComposableArchitecture
 import Foundation
 import Hummingbird
@@ -13,8 +14,20 @@ struct ConcurrencyTests {
   /// Each session's increments are sent by this many concurrent senders.
   nonisolated static let sendersPerSession = 2
 
-  @Test func everyActionOfEverySessionCountsExactlyOnce() async throws {
-    let registry = makeRegistry(configuration: .init(maximumSessionCount: Self.sessionCount))
+  /// With an archive, every acknowledged state is saved too (writes of many sessions grouped),
+  /// and what is saved last for each session is its final state.
+  @Test(arguments: [false, true])
+  func everyActionOfEverySessionCountsExactlyOnce(archived: Bool) async throws {
+    let archive = SessionArchive.inMemory()
+    let registry = SessionRegistry(
+      configuration: .init(maximumSessionCount: Self.sessionCount), logger: quietLogger,
+      archive: archived ? archive : nil
+    ) {
+      $0.uuid = .incrementing
+      $0.continuousClock = TestClock()
+      $0.favoriteClient = .inMemory()
+      $0.settingsClient = .inMemory()
+    }
     try await makeApplication(registry).test(.ahc(.http)) { client in
       var ids: [String] = []
       for _ in 0..<Self.sessionCount {
@@ -47,8 +60,14 @@ struct ConcurrencyTests {
       for id in ids {
         // Each response saw its own increment: the counts are exactly 1...100, each once.
         #expect(seen[id]?.sorted() == Array(1...Self.incrementsPerSession))
-        let final = try await client.state(of: id).state
-        #expect(final.counters.map(\.count) == [Self.incrementsPerSession])
+        let final = try await client.state(of: id)
+        #expect(final.state.counters.map(\.count) == [Self.incrementsPerSession])
+        guard archived else { continue }
+        let sessionID = try #require(SessionID(id))
+        let saved = try #require(try await archive.load(sessionID))
+        #expect(saved.revision == final.revision)
+        let snapshot = try JSONDecoder().decode(AppFeature.Snapshot.self, from: saved.state)
+        #expect(snapshot.counters.map(\.count) == [Self.incrementsPerSession])
       }
     }
   }

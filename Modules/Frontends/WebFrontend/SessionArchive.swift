@@ -8,8 +8,9 @@ import Synchronization
 /// A session saves its ``AppFeature/Snapshot`` (counters, selected tab) with the revision it had,
 /// every time that part changes — writes are grouped: while one is on its way, the newest state
 /// of every session that changed waits, and the next write saves them all in one transaction —
-/// and an action's response waits until the state it produced is saved (up to ``SessionRegistry/Configuration/archiveTimeout``), so whatever a visitor saw
-/// acknowledged survives a crash. A request naming a session this process does not have looks it
+/// and an action's response waits until the state it produced is saved (up to
+/// ``SessionRegistry/Configuration/archiveTimeout``), so whatever a visitor saw acknowledged
+/// survives a crash. A request naming a session this process does not have looks it
 /// up here, and resumes it only for the visitor it belongs to.
 ///
 /// The executable provides the storage (`app-server` uses the same database as favorites and

@@ -78,7 +78,9 @@ private final class StreamingEncoder: Encoder {
   }
 
   /// Opens a frame at `level` (closing any deeper ones left open), writing its bracket.
-  func open(isObject: Bool, at level: Int) throws -> (index: Int, serial: Int) {
+  func open(isObject: Bool, at level: Int) throws(JSONWriter.OutOfOrder) -> (
+    index: Int, serial: Int
+  ) {
     guard frames.count >= level else {
       failed = true
       throw JSONWriter.OutOfOrder()
@@ -91,7 +93,7 @@ private final class StreamingEncoder: Encoder {
   }
 
   /// Prepares frame `index` for its next member: closes deeper frames, writes the comma.
-  func beginMember(of index: Int, serial: Int) throws {
+  func beginMember(of index: Int, serial: Int) throws(JSONWriter.OutOfOrder) {
     guard index < frames.count, frames[index].serial == serial else {
       failed = true
       throw JSONWriter.OutOfOrder()
@@ -99,6 +101,18 @@ private final class StreamingEncoder: Encoder {
     closeFrames(above: index)
     if frames[index].count > 0 { bytes.append(UInt8(ascii: ",")) }
     frames[index].count += 1
+  }
+
+  func writeNull() {
+    bytes.append(contentsOf: "null".utf8)
+  }
+
+  func writeBool(_ value: Bool) {
+    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+
+  func writeInt(_ value: Int) {
+    bytes.append(contentsOf: String(value).utf8)
   }
 
   func writeKey(_ key: String) {
@@ -146,9 +160,9 @@ private final class StreamingEncoder: Encoder {
     if Value.self == String.self {
       writeString(unsafeBitCast(value, to: String.self))
     } else if Value.self == Int.self {
-      bytes.append(contentsOf: String(unsafeBitCast(value, to: Int.self)).utf8)
+      writeInt(unsafeBitCast(value, to: Int.self))
     } else if Value.self == Bool.self {
-      bytes.append(contentsOf: (unsafeBitCast(value, to: Bool.self) ? "true" : "false").utf8)
+      writeBool(unsafeBitCast(value, to: Bool.self))
     } else if Value.self == Double.self {
       try writeDouble(unsafeBitCast(value, to: Double.self))
     } else if Value.self == UUID.self {
@@ -204,11 +218,7 @@ private struct Slot {
   init(encoder: StreamingEncoder, isObject: Bool, level: Int) {
     self.encoder = encoder
     self.frame = Result { () throws(JSONWriter.OutOfOrder) in
-      do {
-        return try encoder.open(isObject: isObject, at: level)
-      } catch {
-        throw JSONWriter.OutOfOrder()
-      }
+      try encoder.open(isObject: isObject, at: level)
     }
   }
 
@@ -228,54 +238,57 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     slot = Slot(encoder: encoder, isObject: true, level: level)
   }
 
-  mutating func encodeNil(forKey key: Key) throws {
-    _ = try slot.begin()
+  /// Begins the member `key` (comma, key); returns the level its value encodes at.
+  private func member(_ key: Key) throws -> Int {
+    let level = try slot.begin()
     slot.encoder.writeKey(key.stringValue)
-    slot.encoder.bytes.append(contentsOf: "null".utf8)
+    return level
+  }
+
+  /// ``member(_:)`` for a nested container, which cannot throw: a failure marks the encoder
+  /// failed and the container opens nowhere.
+  private func nestedMember(_ key: Key) -> Int {
+    (try? member(key)) ?? Int.max
+  }
+
+  mutating func encodeNil(forKey key: Key) throws {
+    _ = try member(key)
+    slot.encoder.writeNull()
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    let level = try slot.begin()
-    slot.encoder.writeKey(key.stringValue)
-    try slot.encoder.writeSingle(value, level: level)
+    try slot.encoder.writeSingle(value, level: member(key))
   }
 
   mutating func encode(_ value: String, forKey key: Key) throws {
-    _ = try slot.begin()
-    slot.encoder.writeKey(key.stringValue)
+    _ = try member(key)
     slot.encoder.writeString(value)
   }
 
   mutating func encode(_ value: Bool, forKey key: Key) throws {
-    _ = try slot.begin()
-    slot.encoder.writeKey(key.stringValue)
-    slot.encoder.bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    _ = try member(key)
+    slot.encoder.writeBool(value)
   }
 
   mutating func encode(_ value: Int, forKey key: Key) throws {
-    _ = try slot.begin()
-    slot.encoder.writeKey(key.stringValue)
-    slot.encoder.bytes.append(contentsOf: String(value).utf8)
+    _ = try member(key)
+    slot.encoder.writeInt(value)
   }
 
   mutating func encode(_ value: Double, forKey key: Key) throws {
-    _ = try slot.begin()
-    slot.encoder.writeKey(key.stringValue)
+    _ = try member(key)
     try slot.encoder.writeDouble(value)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    let level = (try? slot.begin()) ?? Int.max
-    slot.encoder.writeKey(key.stringValue)
-    return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: slot.encoder, opening: level))
+    KeyedEncodingContainer(
+      KeyedContainer<NestedKey>(encoder: slot.encoder, opening: nestedMember(key)))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let level = (try? slot.begin()) ?? Int.max
-    slot.encoder.writeKey(key.stringValue)
-    return UnkeyedContainer(encoder: slot.encoder, opening: level)
+    UnkeyedContainer(encoder: slot.encoder, opening: nestedMember(key))
   }
 
   mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
@@ -294,7 +307,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encodeNil() throws {
     _ = try slot.begin()
     count += 1
-    slot.encoder.bytes.append(contentsOf: "null".utf8)
+    slot.encoder.writeNull()
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
@@ -326,7 +339,7 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
   var codingPath: [any CodingKey] { [] }
 
   mutating func encodeNil() throws {
-    encoder.bytes.append(contentsOf: "null".utf8)
+    encoder.writeNull()
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {

@@ -227,13 +227,19 @@ extension Effect {
   }
 
   /// Merges this effect with another so that they run concurrently.
+  ///
+  /// Every operator merges its child's effects with its parent's on every action, and mostly both
+  /// are `.none`: that case is two tag tests, inlined, with nothing retained.
   @inlinable
   public func merge(with other: Self) -> Self {
-    switch (operation, other.operation) {
-    case (.none, _): return other
-    case (_, .none): return self
-    default: return .merge([self, other])
-    }
+    if isNone { return other }
+    if other.isNone { return self }
+    return Self.merging(self, other)
+  }
+
+  @usableFromInline
+  static func merging(_ first: Self, _ second: Self) -> Self {
+    .merge([first, second])
   }
 
   /// Concatenates effects so that each starts when the one before it has finished.

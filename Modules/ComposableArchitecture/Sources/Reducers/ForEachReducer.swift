@@ -109,23 +109,20 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
         }
       }
 
-      // Holding the ids makes a parent that changes them copy them, so that unchanged storage
-      // means unchanged ids.
-      let idsBefore = toElements.read(state) { $0.ids }
+      // Holding the ids' element buffer makes a parent that changes the ids copy it (an ordered
+      // set's hash table is derived from its elements, so no change of the ids leaves the
+      // elements in place), so that an unchanged buffer means unchanged ids.
+      let idsBefore = toElements.read(&state) { $0.ids.elements }
       let parentEffects = parent.run(&state, action)
-      if toElements.read(state, { areIdentical(idsBefore, $0.ids) }) {
+      if toElements.read(&state, { areIdentical(idsBefore, $0.ids.elements) }) {
         return elementEffects.merge(with: parentEffects)
       }
-      let idsAfter = toElements.read(state) { $0.ids }
-
-      var cancelEffects: Effect<Parent.Action> = .none
-      if idsBefore != idsAfter {
-        cancelEffects = .merge(
-          idsBefore.subtracting(idsAfter).map {
-            .cancel(id: ChildIdentity(keyPath: keyPathID, id: $0))
-          }
-        )
-      }
+      let idsAfter = toElements.read(&state) { $0.ids }
+      let cancelEffects = Effect<Parent.Action>.merge(
+        idsBefore.lazy.filter { !idsAfter.contains($0) }.map {
+          .cancel(id: ChildIdentity(keyPath: keyPathID, id: $0))
+        }
+      )
       return elementEffects.merge(with: parentEffects).merge(with: cancelEffects)
     }
   }

@@ -100,7 +100,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         }
         if let effect {
           if case .none = effect.operation {
-          } else if let childState = toChildState.get(state) {
+          } else if let childState = toChildState.get(&state) {
             let identity = identification.identity(of: childState)
             childEffects = effect.transformed(
               toChildAction.embed, pathComponent: identity.pathComponent
@@ -112,9 +112,9 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         }
       }
 
-      let before = toChildState.get(state)
+      let before = toChildState.get(&state)
       let parentEffects = parent.run(&state, action)
-      var after = toChildState.get(state)
+      var after = toChildState.get(&state)
 
       if childAction != nil, before != nil, isEphemeral, identification.isSame(before, after) {
         toChildState.modify(&state) { $0 = nil }

@@ -108,7 +108,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     let location = self.location
     return _ResolvedReducer { state, action in
       let presentationAction = toPresentationAction.extract(from: action)
-      let before = toPresentation.read(state) { $0.wrappedValue }
+      let before = toPresentation.read(&state) { $0.wrappedValue }
       var destinationEffects: Effect<Parent.Action> = .none
 
       if case .presented(let destinationAction) = presentationAction {
@@ -132,9 +132,9 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         }
       }
 
-      let afterDestination = toPresentation.read(state) { $0.wrappedValue }
+      let afterDestination = toPresentation.read(&state) { $0.wrappedValue }
       let parentEffects = parent.run(&state, action)
-      var after = toPresentation.read(state) { $0.wrappedValue }
+      var after = toPresentation.read(&state) { $0.wrappedValue }
 
       if let presentationAction, let presented = afterDestination,
         identification.isSame(after, afterDestination)
@@ -155,7 +155,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       if changed, let before {
         effects = effects.merge(with: .cancel(id: identification.identity(of: before)))
       }
-      let presentedID = toPresentation.read(state) { $0.presentedID }
+      let presentedID = toPresentation.read(&state) { $0.presentedID }
       if let after {
         if changed || presentedID == nil, !_isEphemeral(after) {
           let identity = identification.identity(of: after)

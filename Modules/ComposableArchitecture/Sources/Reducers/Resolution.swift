@@ -131,11 +131,13 @@ struct _StateAccess<Root, Value> {
     }
   }
 
-  /// Lends the value to `body` without copying it.
+  /// Lends the value to `body` without copying it, nor the root: the root is borrowed in place
+  /// (`inout` only so that its address can be taken; it is not written), where a by-value
+  /// parameter would be copied to the stack first.
   @inlinable
-  func read<Result>(_ root: Root, _ body: (Value) -> Result) -> Result {
+  func read<Result>(_ root: inout Root, _ body: (Value) -> Result) -> Result {
     guard let offset else { return body(root[keyPath: keyPath]) }
-    return withUnsafePointer(to: root) { pointer in
+    return withUnsafePointer(to: &root) { pointer in
       body(
         UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self)
           .pointee)
@@ -143,11 +145,8 @@ struct _StateAccess<Root, Value> {
   }
 
   @inlinable
-  func get(_ root: Root) -> Value {
-    guard let offset else { return root[keyPath: keyPath] }
-    return withUnsafePointer(to: root) { pointer in
-      UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
-    }
+  func get(_ root: inout Root) -> Value {
+    read(&root) { $0 }
   }
 }
 

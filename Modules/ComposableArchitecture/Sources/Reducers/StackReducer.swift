@@ -86,7 +86,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     let keyPathID = IdentifierBox(toStackState)
     let location = self.location
     return _ResolvedReducer { state, action in
-      let mountedBefore = toStack.read(state) { $0._mounted }
+      let mountedBefore = toStack.read(&state) { $0._mounted }
       var destinationEffects: Effect<Parent.Action> = .none
       let parentEffects: Effect<Parent.Action>
 
@@ -116,19 +116,19 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         parentEffects = parent.run(&state, action)
 
       case .popFrom(let id):
-        let canPop = toStack.read(state) { $0.ids.contains(id) }
+        let canPop = toStack.read(&state) { $0.ids.contains(id) }
         parentEffects = parent.run(&state, action)
         if canPop {
           toStack.modify(&state) { $0.pop(from: id) }
         } else {
-          let ids = toStack.read(state) { $0.ids }
+          let ids = toStack.read(&state) { $0.ids }
           reportStackIssue(
             "received a \"popFrom\" action for a missing element",
             details: "ID:\n    \(id)\n  Path IDs:\n    \(Array(ids))", location: location)
         }
 
       case .push(let id, let element):
-        let ids = toStack.read(state) { $0.ids }
+        let ids = toStack.read(&state) { $0.ids }
         guard !ids.contains(id) else {
           reportStackIssue(
             "received a \"push\" action for an element it already contains",
@@ -143,7 +143,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         parentEffects = parent.run(&state, action)
       }
 
-      let idsAfter = toStack.read(state) { $0.ids }
+      let idsAfter = toStack.read(&state) { $0.ids }
       guard !areIdentical(mountedBefore, idsAfter), mountedBefore != idsAfter else {
         return destinationEffects.merge(with: parentEffects)
       }

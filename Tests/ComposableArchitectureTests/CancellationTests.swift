@@ -160,6 +160,37 @@ struct CancellationTests {
     await clock.advance(by: .seconds(1))
   }
 
+  @Test func taskCancelInAnEffectSentOutsideAnyTaskStaysInItsStore() async {
+    let clock = TestClock()
+    let canceller = Reduce<[Int], Action> { _, action in
+      guard case .start(0) = action else { return .none }
+      return .run { _ in Task.cancel(id: CancelID.work) }
+    }
+    let first = Store(initialState: [Int]()) {
+      CombineReducers {
+        canceller
+        worker(clock: clock)
+      }
+    }
+    let second = Store(initialState: [Int]()) { worker(clock: clock) }
+    let firstWork = first.send(.start(1))
+    let secondWork = second.send(.start(2))
+    // A main-queue callback runs in no task: the effect's context reaches its task all the same.
+    let cancelling = await withCheckedContinuation { continuation in
+      DispatchQueue.main.async {
+        continuation.resume(returning: MainActor.assumeIsolated { first.send(.start(0)) })
+      }
+    }
+    await cancelling.finish()
+    await firstWork.finish()
+    #expect(first.state == [])
+    // Outside an effect, the identifier would have been cancelled in every store.
+    #expect(!secondWork.isCancelled)
+    await clock.advance(by: .seconds(1))
+    await secondWork.finish()
+    #expect(second.state == [2])
+  }
+
   @Test func withTaskCancellationInsideAnEffectCancelsInFlight() async {
     let clock = TestClock()
     let store = TestStore(initialState: [Int]()) {

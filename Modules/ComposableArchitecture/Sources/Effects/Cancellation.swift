@@ -459,24 +459,27 @@ final class CancellationRegistry: Sendable {
   var keyCount: Int { state.withLock { $0.byID.count } }
 }
 
-/// What an effect's task knows about where it runs: its store's registry and its path.
+/// What an effect's task knows about where it runs: its store's registry and its path, for
+/// `Task.cancel(id:)` and `withTaskCancellation(id:)` inside the effect. A running effect is its
+/// own context (``_RunningEffect`` is a subclass): binding it copies a reference, not a value.
 @usableFromInline
-struct EffectContext: Sendable {
+class EffectContext: EffectHandle, @unchecked Sendable {
   @usableFromInline let registry: CancellationRegistry
-  let path: EffectPath
+  @usableFromInline let path: EffectPath
 
   @usableFromInline
-  init(registry: CancellationRegistry, path: EffectPath) {
+  init(registry: CancellationRegistry, path: EffectPath, registeredUnder ids: _CancelIDs) {
     self.registry = registry
     self.path = path
+    super.init(registeredUnder: ids)
   }
 
   @TaskLocal static var current: EffectContext?
 
-  /// Runs an effect's operation with this context installed.
+  /// Runs `operation` with this context bound: a task it creates inherits the context.
   @usableFromInline
-  func install(_ operation: () async -> Void) async {
-    await Self.$current.withValue(self, operation: operation)
+  func bound<Result>(_ operation: () -> Result) -> Result {
+    Self.$current.withValue(self, operation: operation)
   }
 }
 

@@ -203,8 +203,25 @@ final class RootCore<State, Action>: @unchecked Sendable {
         registeredUnder: cancelIDs)
       registry.register(running)
       if counted { tasks.willStart() }
-      let task = Task(name: operation.name, priority: operation.priority) {
-        await running.run()
+      // The effect's context is bound around the task's creation, which copies it into the task,
+      // and the effect leaves the registry and its task list when the task releases its closure
+      // (see `_EffectEnd`): nothing runs in the task after the operation, so an operation whose
+      // last step was on the store's executor completes there, without hopping back to the
+      // global executor first.
+      let end = _EffectEnd(running)
+      let task = running.bound {
+        if let mailbox {
+          return Task(name: operation.name, priority: operation.priority) {
+            await end.effect.run()
+            // An actor-owned core takes the actions this effect posted before the effect counts
+            // as finished, so a `StoreTask` waiting on it also waits for the effects those
+            // actions start.
+            await mailbox.flush()
+          }
+        }
+        return Task(name: operation.name, priority: operation.priority) {
+          await end.effect.run()
+        }
       }
       running.attach(task)
       if counted { tasks.append(task) }
@@ -308,16 +325,14 @@ struct _MainActorCoreExecutor: _CoreExecutor {
 /// actions with, in one object — one allocation, which the task's closure and the `Send` capture
 /// alone.
 @usableFromInline
-final class _RunningEffect<State, Action>: EffectHandle, @unchecked Sendable {
+final class _RunningEffect<State, Action>: EffectContext, @unchecked Sendable {
   // Set once here, read by the effect's task and its `Send`; see `EffectHandle`. Only what the
   // task needs is kept, not the whole `RunOperation`: fewer copies on the way in.
   @usableFromInline let body: @Sendable (_ send: Send<Action>) async -> Void
-  @usableFromInline let path: EffectPath
   @usableFromInline weak var core: RootCore<State, Action>?
   @usableFromInline let tasks: EffectTaskList
   /// Whether `tasks` counts this effect (a presentation's lifetime is not counted).
   @usableFromInline let isCounted: Bool
-  @usableFromInline let registry: CancellationRegistry
   @usableFromInline let mailbox: _EffectMailbox<Action>?
 
   @inlinable
@@ -326,27 +341,17 @@ final class _RunningEffect<State, Action>: EffectHandle, @unchecked Sendable {
     tasks: EffectTaskList, isCounted: Bool, registeredUnder cancelIDs: _CancelIDs
   ) {
     self.body = operation.body
-    self.path = operation.path
     self.core = core
     self.tasks = tasks
     self.isCounted = isCounted
-    self.registry = core.registry
     self.mailbox = core.mailbox
-    super.init(registeredUnder: cancelIDs)
+    super.init(registry: core.registry, path: operation.path, registeredUnder: cancelIDs)
   }
 
-  /// The body of the effect's task: the operation, with `Task.cancel(id:)` resolving against
-  /// this store and path; then the effect leaves the registry and its send's task list.
+  /// The body of the effect's task: the operation.
   @inlinable
   func run() async {
-    await EffectContext(registry: registry, path: path).install {
-      await body(Send { action in self.deliver(action) })
-    }
-    // An actor-owned core takes the actions this effect posted before the effect counts as
-    // finished, so a `StoreTask` waiting on it also waits for the effects those actions start.
-    if let mailbox { await mailbox.flush() }
-    registry.remove(self)
-    if isCounted { tasks.taskEnded() }
+    await body(Send { action in self.deliver(action) })
   }
 
   /// Delivers an action the effect sent: into the core on the main actor, or into the mailbox of
@@ -358,6 +363,29 @@ final class _RunningEffect<State, Action>: EffectHandle, @unchecked Sendable {
     } else {
       core?.receive(action, tasks: tasks)
     }
+  }
+}
+
+/// The end of a running effect: when the last reference goes — the task's closure, once `start`
+/// has returned — the effect leaves the registry and its send's task list.
+///
+/// Swift's runtime releases a task's closure as the task completes (before it wakes whoever awaits
+/// the task), not when the last `Task` handle goes; `StoreTask.finish()` relies on that, and every
+/// test that awaits an effect would hang without it. In exchange, the waiters of the task list are
+/// woken from wherever the operation ended (the store's executor, after a last `send`) instead of
+/// after a hop back to the global executor that a step of the task's own would take.
+@usableFromInline
+final class _EffectEnd<State, Action>: Sendable {
+  @usableFromInline let effect: _RunningEffect<State, Action>
+
+  @usableFromInline
+  init(_ effect: _RunningEffect<State, Action>) {
+    self.effect = effect
+  }
+
+  deinit {
+    effect.registry.remove(effect)
+    if effect.isCounted { effect.tasks.taskEnded() }
   }
 }
 

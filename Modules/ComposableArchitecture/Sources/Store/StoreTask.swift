@@ -25,8 +25,13 @@ public struct StoreTask: Hashable, Sendable {
   /// The wait stays on the caller's executor (`isolation`, the caller's by default): awaited on
   /// the main actor it does not hop to the global executor to wait and back again.
   public func finish(isolation: isolated (any Actor)? = #isolation) async {
-    guard let tasks else { return }
-    await tasks.waitForAllCancellingOnCancel(isolation: isolation)
+    guard let tasks, tasks.isRunning else { return }
+    // One async frame for the handler and the continuation: each frame is a task allocation.
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation(isolation: isolation) { tasks.wait(resuming: $0) }
+    } onCancel: {
+      tasks.cancel()
+    }
   }
 
   /// Whether the effects were cancelled; `true` when the send started no effect.
@@ -119,34 +124,28 @@ final class EffectTaskList: Sendable {
     for task in tasks { task.cancel() }
   }
 
+  /// Whether some counted task has not ended yet.
+  var isRunning: Bool { state.withLock { $0.running > 0 } }
+
+  /// Resumes `waiter` when every task has ended, including those started while waiting: at once
+  /// if none is running, otherwise from the last ``taskEnded()``.
+  func wait(resuming waiter: UnsafeContinuation<Void, Never>) {
+    let endedMeanwhile = state.withLock { state -> Bool in
+      guard state.running > 0 else { return true }
+      if state.firstWaiter == nil {
+        state.firstWaiter = waiter
+      } else {
+        state.otherWaiters.append(waiter)
+      }
+      return false
+    }
+    if endedMeanwhile { waiter.resume() }
+  }
+
   /// Waits until every task has ended, including those started while waiting, on the caller's
   /// executor.
   func waitForAll(isolation: isolated (any Actor)? = #isolation) async {
-    guard state.withLock({ $0.running > 0 }) else { return }
-    await withUnsafeContinuation(isolation: isolation) {
-      (waiter: UnsafeContinuation<Void, Never>) in
-      let endedMeanwhile = state.withLock { state -> Bool in
-        guard state.running > 0 else { return true }
-        if state.firstWaiter == nil {
-          state.firstWaiter = waiter
-        } else {
-          state.otherWaiters.append(waiter)
-        }
-        return false
-      }
-      if endedMeanwhile { waiter.resume() }
-    }
-  }
-
-  /// Waits for every task; cancelling the waiting task cancels them. The operation captures
-  /// `isolation`, which keeps it on the caller's executor instead of the global one.
-  func waitForAllCancellingOnCancel(isolation: isolated (any Actor)?) async {
-    guard state.withLock({ $0.running > 0 }) else { return }
-    await withTaskCancellationHandler {
-      _ = isolation
-      await waitForAll(isolation: isolation)
-    } onCancel: {
-      cancel()
-    }
+    guard isRunning else { return }
+    await withUnsafeContinuation(isolation: isolation) { wait(resuming: $0) }
   }
 }

@@ -184,10 +184,11 @@ struct CancellationTests {
     await cancelling.finish()
     await firstWork.finish()
     #expect(first.state == [])
-    // Outside an effect, the identifier would have been cancelled in every store.
     #expect(!secondWork.isCancelled)
     await clock.advance(by: .seconds(1))
     await secondWork.finish()
+    // Resolved outside an effect, the identifier would have been cancelled in every store, and the
+    // second store's work would never have reported.
     #expect(second.state == [2])
   }
 

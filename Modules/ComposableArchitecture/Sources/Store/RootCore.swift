@@ -321,9 +321,9 @@ struct _MainActorCoreExecutor: _CoreExecutor {
   }
 }
 
-/// One running `.run` effect: its registration, its task's body and the `Send` it delivers
-/// actions with, in one object — one allocation, which the task's closure and the `Send` capture
-/// alone.
+/// One running `.run` effect: its registration, its context for `Task.cancel(id:)`, its task's
+/// body and the target of the `Send` it delivers actions with, in one object — held by the
+/// registry, its `Send` and its `_EffectEnd` (which the task's closure holds).
 @usableFromInline
 final class _RunningEffect<State, Action>: EffectContext, @unchecked Sendable {
   // Set once here, read by the effect's task and its `Send`; see `EffectHandle`. Only what the

@@ -48,12 +48,11 @@ public struct StoreTask: Hashable, Sendable {
 /// The tasks of the effects started on behalf of one send. It grows while those effects send
 /// more actions, and ``StoreTask/finish()`` waits until every one has ended.
 ///
-/// Each task is counted from just before it is created (``willStart()``) until its body's last
-/// step (``taskEnded()``), and a waiter is a continuation resumed when the count reaches zero. A
-/// waiter so resumes on its own executor straight from the effect's last step: awaiting
-/// `Task.value` instead would wake the waiter on the global executor first and hop again.
-/// Because an effect's actions start their effects (and count them) before the effect ends, the
-/// count cannot reach zero while more work is on its way.
+/// Each task is counted from just before it is created (``willStart()``) until it ends
+/// (``taskEnded()``: for a `.run`, when the task releases its closure, see `_EffectEnd`; for a
+/// concatenation, its body's last step), and a waiter is a continuation resumed when the count
+/// reaches zero. Because an effect's actions start their effects (and count them) before the
+/// effect ends, the count cannot reach zero while more work is on its way.
 @usableFromInline
 final class EffectTaskList: Sendable {
   @usableFromInline
@@ -77,7 +76,7 @@ final class EffectTaskList: Sendable {
     }
   }
 
-  /// Counts a task about to be created; its body must call ``taskEnded()`` as its last step.
+  /// Counts a task about to be created; ``taskEnded()`` must follow once, when the task ends.
   @usableFromInline
   func willStart() {
     state.withLock { $0.running += 1 }
@@ -97,7 +96,7 @@ final class EffectTaskList: Sendable {
     if cancelled { task.cancel() }
   }
 
-  /// The last step of a task counted by ``willStart()``: wakes the waiters when it was the last.
+  /// The end of a task counted by ``willStart()``: wakes the waiters when it was the last.
   @usableFromInline
   func taskEnded() {
     let (first, others) = state.withLock {

@@ -990,31 +990,3 @@ final class TestStoreLedger: Sendable {
     }
   }
 }
-
-/// Test stores run effects on the main serial executor, which makes the order of async work
-/// deterministic. Stores may overlap (parallel tests), so the executor is switched on by the first
-/// live store and restored by the last.
-@usableFromInline
-enum MainSerialExecutorUsage {
-  private static let usage = Mutex<(count: Int, previous: Bool)>((0, false))
-
-  @usableFromInline
-  static func acquire() {
-    usage.withLock { usage in
-      if usage.count == 0 {
-        usage.previous = uncheckedUseMainSerialExecutor
-        uncheckedUseMainSerialExecutor = true
-      }
-      usage.count += 1
-    }
-  }
-
-  static func release() {
-    usage.withLock { usage in
-      usage.count -= 1
-      if usage.count == 0 {
-        uncheckedUseMainSerialExecutor = usage.previous
-      }
-    }
-  }
-}

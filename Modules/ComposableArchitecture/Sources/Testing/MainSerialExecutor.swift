@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(CDispatch)
+  import CDispatch
+#endif
+
+/// Test stores run every task on the main thread, one job at a time, which makes the order of
+/// async work deterministic. Stores may overlap (parallel tests), so the first live store
+/// installs the executor and the last one restores what was there before.
+///
+/// It is installed through Swift's global-executor enqueue hook — the hook ConcurrencyExtras'
+/// `withMainSerialExecutor` sets, found by the same symbol. A job meant for the global executor
+/// goes to the main queue instead and runs there *isolated to the global executor*, as it would
+/// on a worker thread. So a job hops only where the code changes isolation (onto the main actor
+/// and back off it), as in production. Handing the job to the main actor instead (what
+/// `withMainSerialExecutor` does) makes the runtime believe that nonisolated code runs on the main
+/// actor, so every nonisolated frame of an effect hops again when it resumes — one main-queue job
+/// per frame on an effect's way back, and three per `Task.yield()` instead of two.
+@usableFromInline
+enum MainSerialExecutorUsage {
+  private typealias Original = @convention(thin) (UnownedJob) -> Void
+  private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+  private struct Usage {
+    var count = 0
+    var previous: Hook?
+  }
+
+  private static let usage = Mutex<Usage>(Usage())
+
+  private static let hook = UncheckedSendable(
+    dlsym(dlopen(nil, 0), "swift_task_enqueueGlobal_hook")!.assumingMemoryBound(to: Hook?.self)
+  )
+
+  /// Where a job runs: on the thread it is called from (the main one), isolated to no actor.
+  fileprivate static let globalExecutor = globalConcurrentExecutor.asUnownedTaskExecutor()
+
+  @usableFromInline
+  static func acquire() {
+    usage.withLock { usage in
+      if usage.count == 0 {
+        usage.previous = hook.value.pointee
+        hook.value.pointee = { job, _ in
+          #if canImport(CDispatch)
+            // The job itself is the context: nothing to allocate per job.
+            dispatch_async_f(
+              dispatch_get_main_queue(), unsafeBitCast(job, to: UnsafeMutableRawPointer.self)
+            ) { context in
+              unsafeBitCast(context, to: UnownedJob.self).runSynchronously(
+                on: MainSerialExecutorUsage.globalExecutor)
+            }
+          #else
+            DispatchQueue.main.async {
+              job.runSynchronously(on: MainSerialExecutorUsage.globalExecutor)
+            }
+          #endif
+        }
+      }
+      usage.count += 1
+    }
+  }
+
+  static func release() {
+    usage.withLock { usage in
+      usage.count -= 1
+      if usage.count == 0 {
+        hook.value.pointee = usage.previous
+      }
+    }
+  }
+}

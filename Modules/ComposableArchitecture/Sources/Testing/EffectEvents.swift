@@ -70,6 +70,7 @@ extension Task where Success == Never, Failure == Never {
   /// it run; a new task takes a couple of jobs to begin, hence the wait for every effect to have
   /// begun before counting quiet yields.
   @MainActor
+  @usableFromInline
   static func settle(
     _ events: EffectEvents, whileRunning effects: InFlightEffects, quietYields: Int = 3,
     limit: Int = 64

@@ -131,6 +131,10 @@ public final class TestStore<State: Equatable, Action> {
   ///
   /// `updateStateToExpectedResult` gets the state before the action and must turn it into the
   /// state after it. Omit it when the state must not change.
+  ///
+  /// Inlinable, like the store's send path: the step is specialised in the test's module, with
+  /// the effects it starts, instead of running the store's generic code unspecialised.
+  @inlinable
   @discardableResult
   public func send(
     _ action: Action,
@@ -553,7 +557,8 @@ public final class TestStore<State: Equatable, Action> {
   /// Asserts one step. Shared references compare the value the test last accepted (and changes
   /// in its closure) with the value the step left — `actualShared`, recorded with a received
   /// action, or the live one; afterwards the step's values are accepted.
-  private func assertState(
+  @usableFromInline
+  func assertState(
     previous: State,
     actual: State,
     actualShared: [ObjectIdentifier: Any]? = nil,
@@ -677,7 +682,8 @@ public final class TestStore<State: Equatable, Action> {
       """
   }
 
-  private func checkNoPendingReceivedActions(location: SourceLocation) {
+  @usableFromInline
+  func checkNoPendingReceivedActions(location: SourceLocation) {
     guard !storage.receivedActions.isEmpty else { return }
     let actions = storage.receivedActions.map(\.action)
     switch exhaustivity {
@@ -721,7 +727,8 @@ public final class TestStore<State: Equatable, Action> {
     """
   }
 
-  private func fail(_ message: String, at location: SourceLocation) {
+  @usableFromInline
+  func fail(_ message: String, at location: SourceLocation) {
     reportIssue(
       message, fileID: location.fileID, filePath: location.filePath, line: location.line,
       column: location.column)
@@ -764,17 +771,19 @@ public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.
 @usableFromInline
 final class TestStoreStorage<State, Action> {
   /// The state as asserted so far.
-  @usableFromInline var state: State
-  /// Actions sent by effects and not yet asserted, each with the state right after it.
+  ///
+  /// The storage lives on the main actor and nothing holds an access to its properties across a
+  /// suspension, so they skip the dynamic exclusivity checks (one per read or write otherwise).
+  @usableFromInline @exclusivity(unchecked) var state: State
   /// Actions sent by effects and not yet asserted, each with the state right after it and the
   /// values of the shared references then.
-  @usableFromInline var receivedActions:
+  @usableFromInline @exclusivity(unchecked) var receivedActions:
     [(action: Action, state: State, shared: [ObjectIdentifier: Any])] = []
   {
     didSet { ledger.setUnassertedCount(receivedActions.count) }
   }
   /// Where the step being run was written, for effects still running at the end.
-  @usableFromInline var currentLocation: SourceLocation?
+  @usableFromInline @exclusivity(unchecked) var currentLocation: SourceLocation?
   /// What the end-of-test checks need, readable from `deinit`.
   @usableFromInline let ledger = TestStoreLedger()
 
@@ -790,9 +799,9 @@ final class TestStoreStorage<State, Action> {
   }
 
   /// The action each tracked effect was started by, for the message of skipped effects.
-  @usableFromInline var origins: [Int: Action] = [:]
+  @usableFromInline @exclusivity(unchecked) var origins: [Int: Action] = [:]
   /// Whether the feature dismissed itself at the root.
-  var isDismissed = false
+  @exclusivity(unchecked) var isDismissed = false
 
   /// The feature called `dismiss()` at its root: the store accepts no more actions, and its
   /// effects no longer count as in flight.

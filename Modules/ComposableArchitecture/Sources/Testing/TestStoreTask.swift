@@ -7,6 +7,12 @@ public struct TestStoreTask: Hashable, Sendable {
   let rawValue: StoreTask
   let timeout: Duration
 
+  @usableFromInline
+  init(rawValue: StoreTask, timeout: Duration) {
+    self.rawValue = rawValue
+    self.timeout = timeout
+  }
+
   /// Cancels the effects and waits until they have stopped.
   public func cancel() async {
     rawValue.cancel()

@@ -178,7 +178,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   }
 
   @inlinable
-  func start(_ effect: Effect<Action>, tasks: EffectTaskList, cancelIDs: _CancelIDs) {
+  func start(_ effect: Effect<Action>, tasks: EffectTaskList, cancelIDs: consuming _CancelIDs) {
     switch effect.operation {
     case .none:
       return
@@ -193,7 +193,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
       start(effect, tasks: tasks, cancelIDs: cancelIDs.appending(id))
     case .merge(let effects):
       for effect in effects {
-        start(effect, tasks: tasks, cancelIDs: cancelIDs)
+        start(effect, tasks: tasks, cancelIDs: copy cancelIDs)
       }
     case .run(let operation):
       // A presentation's lifetime is not among the effects a send waits for.
@@ -338,7 +338,7 @@ final class _RunningEffect<State, Action>: EffectContext, @unchecked Sendable {
   @inlinable
   init(
     operation: borrowing RunOperation<Action>, core: RootCore<State, Action>,
-    tasks: EffectTaskList, isCounted: Bool, registeredUnder cancelIDs: _CancelIDs
+    tasks: EffectTaskList, isCounted: Bool, registeredUnder cancelIDs: consuming _CancelIDs
   ) {
     self.body = operation.body
     self.core = core

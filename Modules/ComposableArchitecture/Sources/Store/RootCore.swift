@@ -36,8 +36,8 @@ final class RootCore<State, Action>: @unchecked Sendable {
   /// How effect tasks get back to the core's executor.
   @usableFromInline let executor: any _CoreExecutor
   /// Where effects leave their actions when the core is not on the main actor (`StoreActor`);
-  /// `nil`: effects deliver on the main actor.
-  @usableFromInline var mailbox: _EffectMailbox<Action>?
+  /// `nil`: effects deliver on the main actor. Set once, by the owning actor as it starts.
+  @usableFromInline @exclusivity(unchecked) var mailbox: _EffectMailbox<Action>?
 
   @usableFromInline @exclusivity(unchecked) var isSending = false
   @usableFromInline @exclusivity(unchecked) var buffer: [Pending] = []
@@ -329,7 +329,9 @@ final class _RunningEffect<State, Action>: EffectContext, @unchecked Sendable {
   // Set once here, read by the effect's task and its `Send`; see `EffectHandle`. Only what the
   // task needs is kept, not the whole `RunOperation`: fewer copies on the way in.
   @usableFromInline let body: @Sendable (_ send: Send<Action>) async -> Void
-  @usableFromInline weak var core: RootCore<State, Action>?
+  /// Written only here (weak: the store may go while the effect runs); read without a dynamic
+  /// exclusivity check on every delivery.
+  @usableFromInline @exclusivity(unchecked) weak var core: RootCore<State, Action>?
   @usableFromInline let tasks: EffectTaskList
   /// Whether `tasks` counts this effect (a presentation's lifetime is not counted).
   @usableFromInline let isCounted: Bool

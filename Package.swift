@@ -238,7 +238,7 @@ let package = Package(
       dependencies: [
         "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "SettingsFeature", "EpisodesFeature", "FavoritingFeature", "WeatherClient", "FactClient",
-        "RandomNumberClient", "FavoriteClient", "SettingsClient", logging, nioCore,
+        "RandomNumberClient", "FavoriteClient", "SettingsClient", logging, nioCore, nioPosix,
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "Hummingbird", package: "hummingbird"),

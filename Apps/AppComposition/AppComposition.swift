@@ -23,7 +23,7 @@ public enum AppComposition {
     },
     storage: { settings in
       let storage = try await OpenedStorage.open(
-        settings, fileName: "app.sqlite", logger: Logger(label: "app-cli"))
+        settings, fileName: TerminalApp.defaultDatabaseFileName, logger: Logger(label: "app-cli"))
       return storage.clients(owner: "local")
     })
 
@@ -34,8 +34,10 @@ public enum AppComposition {
       try LiveClients.dependencies(settings: settings, offline: offline, gazetteer: .now)
     },
     openStorage: { settings, logger in
-      try await OpenedStorage.open(settings, fileName: "app-server.sqlite", logger: logger)
-        .serverStorage
+      try await OpenedStorage.open(
+        settings, fileName: ServerCommand.defaultFileName, logger: logger
+      )
+      .serverStorage
     })
 
   /// Runs `app-cli` with the process's arguments and returns its exit status.

@@ -119,12 +119,24 @@ struct SettingsTests {
         .storage()
     }
     #expect(throws: (any Error).self) {
-      _ = try ClientOptions.parse(["--database", "x.sqlite", "--database-url", "postgres://a@b/c"])
+      _ = try StorageOptions<ServerCommand>.parse([
+        "--database", "x.sqlite", "--database-url", "postgres://a@b/c",
+      ])
     }
     #expect(try SettingsReader([:]).storage() == .sqlite(path: nil))
     #expect(
-      try ClientOptions.parse(["--database", ":memory:"]).settings(environment: [:]).storage()
-        == .sqlite(path: ":memory:"))
+      try SettingsReader(
+        [:], flags: StorageOptions<ServerCommand>.parse(["--database", ":memory:"]).flagValues
+      ).storage() == .sqlite(path: ":memory:"))
+  }
+
+  @Test func oneShotCommandsDoNotOfferStorageFlags() throws {
+    // They keep nothing, so `--database` is an unknown option there, and their help omits it.
+    #expect(throws: (any Error).self) { _ = try ClientOptions.parse(["--database", "x.sqlite"]) }
+    #expect(!ClientOptions.helpMessage().contains("--database"))
+    #expect(
+      StorageOptions<ServerCommand>.helpMessage().contains("composable-app/app-server.sqlite"))
+    #expect(ServerCommand.helpMessage().contains("--database"))
   }
 
   @Test func bothExecutablesPrintTheirVersion() {

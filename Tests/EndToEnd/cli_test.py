@@ -5,6 +5,7 @@ import datetime
 import json
 import os
 import pathlib
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import fixture_upstream
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = ROOT / ".build" / "debug" / "app-cli"
+SERVER_BINARY = ROOT / ".build" / "debug" / "app-server"
 SESSION = "app-cli-e2e"
 # Each test run keeps its data in a folder of its own, never in the user's data directory: the
 # binary is started with XDG_DATA_HOME pointing there (under tmux too, whose server may have been
@@ -373,6 +375,81 @@ def test_help_for_every_command(base):
     for command in ([], ["search"], ["forecast"], ["fact"], ["random"], ["interactive"]):
         output = run(*command, "--help").stdout
         assert output.startswith("OVERVIEW:"), output
+
+
+def test_help_names_what_each_command_takes(base):
+    top = run("--help").stdout
+    assert "app-cli --offline" in top, top
+    interactive = run("help", "interactive").stdout
+    assert "composable-app/app.sqlite" in interactive and "<executable>" not in interactive, interactive
+    assert "--database-url" in interactive, interactive
+    for command in ("search", "forecast", "fact", "random"):
+        output = run(command, "--help").stdout
+        assert "--database" not in output, output  # one-shot commands keep nothing
+        assert "--offline" in output, output
+    assert run("fact", "--help").stdout.splitlines()[2].strip() == "USAGE: app-cli fact <number> [--json] [<options>]"
+
+
+def test_negative_numbers_are_values(base):
+    # Places west or south of 0°, and numbers below zero, are written as they are read.
+    forecast = json.loads(run("forecast", "--latitude", "-33.87", "--longitude", "-74.0", "--json",
+                              "--offline").stdout)
+    assert len(forecast["daily"]["time"]) == 7, forecast
+    # The sign is kept: the other side of the equator and of Greenwich gets another estimate.
+    mirrored = json.loads(run("forecast", "--latitude", "33.87", "--longitude", "74.0", "--json",
+                              "--offline").stdout)
+    assert forecast["daily"]["temperature_2m_max"] != mirrored["daily"]["temperature_2m_max"], forecast
+    assert json.loads(run("random", "--min", "-3", "--max", "-3", "--json").stdout) == {
+        "min": -3, "max": -3, "value": -3}
+    for arguments in (["fact", "-5", "--json"], ["fact", "--json", "-5"]):
+        fact = json.loads(run(*arguments, "--offline").stdout)
+        assert fact["number"] == -5 and "-5" in fact["fact"], fact
+    assert "Unknown option '-x'" in run("fact", "-x", expect_status=64).stderr
+    assert "Unknown option '--jsn'" in run("fact", "5", "--jsn", expect_status=64).stderr
+    assert "Missing expected argument '<number>'" in run("fact", expect_status=64).stderr
+    assert "Give one number, not 2: 1 2" in run("fact", "1", "2", expect_status=64).stderr
+    assert "'five' is not a whole number" in run("fact", "five", expect_status=64).stderr
+    out_of_range = run("forecast", "--latitude", "-91", "--longitude", "0", expect_status=64)
+    assert "--latitude must be between -90 and 90" in out_of_range.stderr, out_of_range.stderr
+
+
+def test_interactive_without_a_terminal_says_only_that(base):
+    # Without a terminal nothing is kept, so nothing may reach for the kept data: the one message
+    # on stderr is what to do instead.
+    result = subprocess.run([BINARY, "--offline"], stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 1, result
+    assert result.stderr == ("app-cli: interactive mode needs a terminal; for scripts use a "
+                             "subcommand (see --help)\n"), result.stderr
+    assert "Counter" in result.stdout, result.stdout
+
+
+def run_server(*arguments):
+    if not SERVER_BINARY.exists():
+        subprocess.run(["swift", "build", "--product", "app-server"], cwd=ROOT, check=True)
+    return subprocess.run([SERVER_BINARY, *arguments], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_server_help(base):
+    for flag in ("--help", "-h"):
+        result = run_server(flag)
+        assert result.returncode == 0, result
+        assert result.stdout.startswith("OVERVIEW: Serves the Composable App"), result.stdout
+        assert "--offline" in result.stdout and "composable-app/app-server.sqlite" in result.stdout
+        assert result.stderr == "", result.stderr
+
+
+def test_server_names_an_address_in_use(base):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_server("--port", str(port), "--offline", "--database", ":memory:")
+    assert result.returncode == 1, result
+    assert (f"app-server: cannot listen on 127.0.0.1:{port}: Address already in use. Choose another "
+            "address or port (--host, --port).") in result.stderr, result.stderr
+    assert "Shutting down" not in result.stderr + result.stdout, result
 
 
 def main():

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// The flags both executables share: where the live services are, how long to wait for them,
-/// and where data is kept. Each flag replaces an environment variable (see ``variables``), and
+/// The flags both executables share: where the live services are and how long to wait for them. Each flag replaces an environment variable (see ``variables``), and
 /// both are validated by ``SettingsReader``, so `app-cli` and `app-server` accept the same names
 /// and report a bad value with the same message.
 public struct ClientOptions: ParsableArguments, Sendable {
@@ -46,18 +45,6 @@ public struct ClientOptions: ParsableArguments, Sendable {
       valueName: "seconds"))
   public var timeout: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "The SQLite file favorites and settings are kept in (':memory:' keeps nothing). [env: APP_DATABASE] (default: $XDG_DATA_HOME/composable-app/<executable>.sqlite, or ~/.local/share/…)",
-      valueName: "path"))
-  public var database: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "A PostgreSQL database instead of the SQLite file, for several processes sharing one: postgres://user:password@host:port/database[?sslmode=disable|prefer|require&connect_timeout=seconds]. [env: DATABASE_URL]",
-      valueName: "url"))
-  public var databaseURL: String?
-
   public init() {}
 
   /// The variables each flag replaces; `--timeout` also replaces each client's own timeout.
@@ -76,8 +63,6 @@ public struct ClientOptions: ParsableArguments, Sendable {
           "RANDOM_NUMBER_TIMEOUT_SECONDS",
         ], \.timeout
       ),
-      ("--database", ["APP_DATABASE"], \.database),
-      ("--database-url", ["DATABASE_URL"], \.databaseURL),
     ]
   }
 
@@ -112,12 +97,52 @@ public struct ClientOptions: ParsableArguments, Sendable {
       _ = try flags.value("RANDOM_NUMBER_SOURCE", expected: "one of system, http") {
         ["system", "http"].contains($0.lowercased()) ? $0 : nil
       }
-      _ = try flags.storage()
     } catch {
       throw ValidationError(error.localizedDescription)
     }
+  }
+}
+
+/// The executable whose data ``StorageOptions`` keep: names its default file in the help.
+public protocol StorageOwner {
+  /// The default SQLite file's name, e.g. `app.sqlite`.
+  static var defaultFileName: String { get }
+}
+
+/// The flags of where data is kept, for the commands that keep any (the interactive app and the
+/// server; one-shot commands keep nothing and do not offer them). Each replaces an environment
+/// variable, as ``ClientOptions``' flags do.
+public struct StorageOptions<Owner: StorageOwner>: ParsableArguments, Sendable {
+  @Option(
+    help: ArgumentHelp(
+      "The SQLite file data is kept in (':memory:' keeps nothing). [env: APP_DATABASE] (default: $XDG_DATA_HOME/composable-app/\(Owner.defaultFileName), or ~/.local/share/composable-app/\(Owner.defaultFileName))",
+      valueName: "path"))
+  public var database: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A PostgreSQL database instead of the SQLite file, for several processes sharing one: postgres://user:password@host:port/database[?sslmode=disable|prefer|require&connect_timeout=seconds]. [env: DATABASE_URL]",
+      valueName: "url"))
+  public var databaseURL: String?
+
+  public init() {}
+
+  /// The flags given, as values for the variables they replace.
+  public var flagValues: [FlagValue] {
+    [
+      database.map { FlagValue(flag: "--database", variables: ["APP_DATABASE"], value: $0) },
+      databaseURL.map { FlagValue(flag: "--database-url", variables: ["DATABASE_URL"], value: $0) },
+    ].compactMap { $0 }
+  }
+
+  public func validate() throws {
     if database?.isEmpty == true || databaseURL?.isEmpty == true {
       throw ValidationError("--database and --database-url must not be empty.")
+    }
+    do {
+      _ = try SettingsReader([:], flags: flagValues).storage()
+    } catch {
+      throw ValidationError(error.localizedDescription)
     }
   }
 }

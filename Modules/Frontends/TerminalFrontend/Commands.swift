@@ -33,6 +33,10 @@ public struct TerminalComposition: Sendable {
 
 /// The `app-cli` command line: the interactive app by default, and one-shot commands for scripts.
 public enum TerminalApp {
+  /// The SQLite file the interactive app keeps its data in, in the user's data folder, unless
+  /// `--database`/`APP_DATABASE` names another.
+  public static let defaultDatabaseFileName = "app.sqlite"
+
   /// Parses `arguments`, runs the command and returns the process's exit status: 0, 1 when the
   /// command failed, 64 for a bad flag or variable.
   public static func main(arguments: [String], composition: TerminalComposition) async -> Int32 {
@@ -43,7 +47,7 @@ public enum TerminalApp {
         return 0
       }
       let options = runnable.clientOptions
-      let settings = options.settings()
+      let settings = SettingsReader(flags: options.flagValues + runnable.storageFlags)
       let clients = try composition.clients(settings, options.offline)
       guard runnable.keepsData else {
         return try await runnable.execute(dependencies: clients)
@@ -78,6 +82,7 @@ public enum TerminalApp {
 
 extension FrontEndCommand {
   var keepsData: Bool { false }
+  var storageFlags: [FlagValue] { [] }
 }
 
 /// A failure to report in one line and exit with status 1.
@@ -90,6 +95,8 @@ protocol FrontEndCommand: ParsableCommand {
   var clientOptions: ClientOptions { get }
   /// Whether the command reads and writes kept data (favorites, settings).
   var keepsData: Bool { get }
+  /// The flags of where that data is kept (none for commands that keep nothing).
+  var storageFlags: [FlagValue] { get }
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32
 }
 
@@ -99,8 +106,9 @@ struct AppCLI: ParsableCommand {
     abstract: "The Composable App in a terminal: counters, weather search, settings, episodes.",
     discussion: """
       Without a subcommand the app runs full screen (keys are shown at the bottom of each \
-      screen; q or Ctrl-C quits). The subcommands run one request and print the result, as text \
-      or, with --json, as JSON.
+      screen; q or Ctrl-C quits); `app-cli --offline` runs it without a network, on built-in \
+      data, and `app-cli help interactive` lists its options. The subcommands run one request \
+      and print the result, as text or, with --json, as JSON; each takes --offline too.
       """,
     version: AppVersion.current,
     subcommands: [

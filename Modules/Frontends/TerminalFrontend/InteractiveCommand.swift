@@ -4,20 +4,25 @@ import ArgumentParser
 import ComposableArchitecture
 import Foundation
 
-struct Interactive: FrontEndCommand {
+struct Interactive: FrontEndCommand, StorageOwner {
+  static var defaultFileName: String { TerminalApp.defaultDatabaseFileName }
+
   static let configuration = CommandConfiguration(
     commandName: "interactive",
     abstract: "Run the app full screen (the default)."
   )
 
   @OptionGroup var clientOptions: ClientOptions
+  @OptionGroup var storageOptions: StorageOptions<Interactive>
+
+  var storageFlags: [FlagValue] { storageOptions.flagValues }
 
   var keepsData: Bool { Terminal.isInteractive }
 
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
     guard Terminal.isInteractive else {
       // Not a terminal: show the first screen as plain text, and say what to do instead.
-      Output.line(await firstScreen(dependencies))
+      Output.line(await firstScreen())
       throw CommandFailure(
         message: "interactive mode needs a terminal; for scripts use a subcommand (see --help)")
     }
@@ -25,9 +30,11 @@ struct Interactive: FrontEndCommand {
     return 0
   }
 
+  /// The first screen drawn from the initial state alone: no store is made, so nothing reads
+  /// the kept data (which is not opened without a terminal).
   @MainActor
-  private func firstScreen(_ dependencies: @escaping DependencyOverrides) -> String {
-    ScreenRenderer.render(makeStore(dependencies).state, style: .plain)
+  private func firstScreen() -> String {
+    ScreenRenderer.render(TerminalFeature.State(isOffline: clientOptions.offline), style: .plain)
   }
 
   @MainActor

@@ -74,8 +74,10 @@ struct ForecastCommand: FrontEndCommand {
   static let configuration = CommandConfiguration(
     commandName: "forecast", abstract: "Daily minimum and maximum temperatures of a place.")
 
-  @Option(help: "Latitude in degrees, -90…90.") var latitude: Double
-  @Option(help: "Longitude in degrees, -180…180.") var longitude: Double
+  // `.unconditional`: the next word is the value even when it starts with a dash, so places west
+  // or south of 0° are written as they are read: `--longitude -74.0`.
+  @Option(parsing: .unconditional, help: "Latitude in degrees, -90…90.") var latitude: Double
+  @Option(parsing: .unconditional, help: "Longitude in degrees, -180…180.") var longitude: Double
   @Option(help: "celsius or fahrenheit.") var unit: String = TemperatureUnit.celsius.rawValue
   @Flag(help: "Print JSON.") var json = false
   @OptionGroup var clientOptions: ClientOptions
@@ -115,15 +117,39 @@ struct ForecastCommand: FrontEndCommand {
 
 struct FactCommand: FrontEndCommand {
   static let configuration = CommandConfiguration(
-    commandName: "fact", abstract: "A fact about a number (number-trivia service).")
+    commandName: "fact", abstract: "A fact about a number (number-trivia service).",
+    usage: "app-cli fact <number> [--json] [<options>]")
 
-  @Argument(help: "The number.") var number: Int
+  // A lone `-5` would be read as a flag named "5"; taking every word no flag claims lets a
+  // negative number be written as it is (`fact -5`), and `validate()` checks there is one.
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp("The number, e.g. 42 or -5.", valueName: "number"))
+  var words: [String] = []
   @Flag(help: "Print JSON.") var json = false
   @OptionGroup var clientOptions: ClientOptions
 
   struct FactOutput: Encodable {
     let number: Int
     let fact: String
+  }
+
+  /// The one number given.
+  var number: Int { words.first.flatMap { Int($0) } ?? 0 }
+
+  func validate() throws {
+    guard let word = words.first else {
+      throw ValidationError("Missing expected argument '<number>'")
+    }
+    if let unknown = words.first(where: { $0.hasPrefix("-") && Int($0) == nil }) {
+      throw ValidationError("Unknown option '\(unknown)'")
+    }
+    guard words.count == 1 else {
+      throw ValidationError("Give one number, not \(words.count): \(words.joined(separator: " "))")
+    }
+    guard Int(word) != nil else {
+      throw ValidationError("'\(word)' is not a whole number")
+    }
   }
 
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {
@@ -145,8 +171,8 @@ struct RandomCommand: FrontEndCommand {
   static let configuration = CommandConfiguration(
     commandName: "random", abstract: "A random integer between --min and --max, inclusive.")
 
-  @Option(help: "The smallest possible value.") var min: Int = 1
-  @Option(help: "The largest possible value.") var max: Int = 100
+  @Option(parsing: .unconditional, help: "The smallest possible value.") var min: Int = 1
+  @Option(parsing: .unconditional, help: "The largest possible value.") var max: Int = 100
   @Flag(help: "Print JSON.") var json = false
   @OptionGroup var clientOptions: ClientOptions
 

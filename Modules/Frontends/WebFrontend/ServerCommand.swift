@@ -54,7 +54,11 @@ public struct ServerStorage: Sendable {
 /// The `app-server` command line: every option can also come from the environment; a flag wins
 /// over its variable, and an unset variable keeps the default. Flags and variables are checked by
 /// the same rules and report a bad value the same way.
-public struct ServerCommand: ParsableCommand {
+public struct ServerCommand: ParsableCommand, StorageOwner {
+  /// The SQLite file visitors' data and sessions are kept in, in the user's data folder, unless
+  /// `--database`/`APP_DATABASE` names another.
+  public static let defaultFileName = "app-server.sqlite"
+
   public static let configuration = CommandConfiguration(
     commandName: "app-server",
     abstract: "Serves the Composable App as a web page, one store per visitor.",
@@ -134,6 +138,7 @@ public struct ServerCommand: ParsableCommand {
   var logLevel: String?
 
   @OptionGroup var clientOptions: ClientOptions
+  @OptionGroup var storageOptions: StorageOptions<ServerCommand>
 
   public init() {}
 
@@ -151,7 +156,7 @@ public struct ServerCommand: ParsableCommand {
       ("--favorite-failure-rate", "FAVORITE_FAILURE_RATE", favoriteFailureRate),
       ("--log-level", "LOG_LEVEL", logLevel),
     ]
-    return clientOptions.flagValues
+    return clientOptions.flagValues + storageOptions.flagValues
       + single.compactMap { flag, variable, value in
         value.map { FlagValue(flag: flag, variables: [variable], value: $0) }
       }
@@ -226,7 +231,14 @@ public struct ServerCommand: ParsableCommand {
   public static func main(arguments: [String], composition: ServerComposition) async -> Int32 {
     let command: ServerCommand
     do {
-      command = try parseAsRoot(arguments) as? ServerCommand ?? ServerCommand()
+      // `--help`, `-h`, `--version` and `help` parse to ArgumentParser's own commands, whose
+      // `run()` throws the request to print help or the version (reported below, exit 0).
+      var parsed = try parseAsRoot(arguments)
+      guard let server = parsed as? ServerCommand else {
+        try parsed.run()
+        return 0
+      }
+      command = server
     } catch {
       return report(error)
     }

@@ -137,6 +137,7 @@ public struct WebServer: Sendable {
   ///
   /// - Parameter onStart: called with the local URL once the server listens.
   public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
+    try await ListenAddress.check(host: configuration.host, port: configuration.port)
     let (live, failureRate) = (dependencies, configuration.favoriteFailureRate)
     // Kept in memory for the session unless the visitor's storage takes over; the simulated
     // service, when asked for, wins over both.

@@ -97,14 +97,15 @@ struct CancellationTests {
   }
 
   @Test func identifiersAreIsolatedPerRootStore() async {
-    let clock = TestClock()
-    let first = Store(initialState: [Int]()) { worker(clock: clock) }
-    let second = Store(initialState: [Int]()) { worker(clock: clock) }
+    // A clock each, so the test can wait until the second store's work sleeps.
+    let (firstClock, secondClock) = (TestClock(), TestClock())
+    let first = Store(initialState: [Int]()) { worker(clock: firstClock) }
+    let second = Store(initialState: [Int]()) { worker(clock: secondClock) }
     first.send(.start(1))
     let secondTask = second.send(.start(2))
-    await Task.megaYield()
+    await secondClock.waitForSleeper()
     first.send(.cancel)
-    await clock.advance(by: .seconds(1))
+    await secondClock.advance(by: .seconds(1))
     await secondTask.finish()
     #expect(first.state == [])
     #expect(second.state == [2])
@@ -185,6 +186,7 @@ struct CancellationTests {
     await firstWork.finish()
     #expect(first.state == [])
     #expect(!secondWork.isCancelled)
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     await secondWork.finish()
     // Resolved outside an effect, the identifier would have been cancelled in every store, and the
@@ -240,7 +242,7 @@ struct CancellationTests {
       CounterWorker(clock: clock, events: events)
     }
     let task = store?.send(.start(1))
-    await Task.megaYield()
+    await clock.waitForSleeper()
     store = nil
     await task?.finish()
     #expect(events.value == ["start 1", "cancel 1"])

@@ -267,7 +267,7 @@ struct LegacyStoreTests {
     }
     let viewStore = ViewStore(store, observe: { $0 })
     let sent = Task { await viewStore.send(.factButtonTapped, while: { $0.fact == nil }) }
-    await Task.yield()
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     await sent.value
     #expect(viewStore.fact == "0 is a number")

@@ -31,6 +31,7 @@ struct StoreActorTests {
     }
     let task = await store.send(.factButtonTapped)
     let waiter = Task { await task.finish() }
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     await waiter.value
     #expect(await store.state.fact == "0 is a number")
@@ -44,6 +45,7 @@ struct StoreActorTests {
     }
     let task = await store.send("start")
     let waiter = Task { await task.finish() }
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     await waiter.value
     #expect(finished.value == ["second's effect"])
@@ -61,6 +63,7 @@ struct StoreActorTests {
     await store.send(.timerButtonTapped)
     #expect(await counts.next() == 0)  // isTimerOn changed
     for expected in 1...3 {
+      await clock.waitForSleeper()
       await clock.advance(by: .seconds(1))
       #expect(await counts.next() == expected)
     }
@@ -80,6 +83,7 @@ struct StoreActorTests {
     await store.send(.timerButtonTapped)
     await store.send(.timerButtonTapped)
     await store.send(.timerButtonTapped)
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     let ticked = await store.states().first { $0.count == 1 }
     #expect(ticked?.count == 1)

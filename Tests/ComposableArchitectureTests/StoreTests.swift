@@ -38,7 +38,7 @@ struct StoreTaskTests {
     }
     let task = store.send("start")
     let waiter = Task { await task.finish() }
-    await Task.megaYield()
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     await waiter.value
     #expect(finished.value == ["second's effect"])
@@ -50,9 +50,12 @@ struct StoreTaskTests {
       Reduce<Int, String> { state, action in
         switch action {
         case "start":
+          // Deadlines fixed when the action is reduced: a sleep that begins after the test
+          // advanced the clock still ends at its own time (see `waitForSleeper`).
+          let start = clock.now
           return .merge(
-            .run { _ in try await clock.sleep(for: .seconds(1)) },
-            .run { _ in try await clock.sleep(for: .seconds(2)) }
+            .run { _ in try await clock.sleep(until: start.advanced(by: .seconds(1))) },
+            .run { _ in try await clock.sleep(until: start.advanced(by: .seconds(2))) }
           )
         default:
           return .none
@@ -67,7 +70,7 @@ struct StoreTaskTests {
         resumed.withValue { $0 += 1 }
       }
     }
-    await Task.megaYield()
+    await clock.waitForSleeper()
     await clock.advance(by: .seconds(1))
     await Task.megaYield()
     #expect(resumed.value == 0, "one effect is still running")

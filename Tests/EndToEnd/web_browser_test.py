@@ -18,6 +18,7 @@ import datetime
 import http.server
 import json
 import os
+import pkgutil
 import re
 import socket
 import subprocess
@@ -33,7 +34,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -153,19 +154,73 @@ def page_state(driver):
 
 def name_and_favorite(c, name, episode):
     """Types a display name in Settings and favorites an episode, until both are acknowledged."""
-    c.find("#tab-settings").click()
-    c.wait(lambda: c.find("#setting-displayName").is_displayed(), "settings shown")
-    c.find("#setting-displayName").send_keys(name)
+    c.click("#tab-settings")
+    c.wait(lambda: c.displayed("#setting-displayName"), "settings shown")
+    c.type("#setting-displayName", name)
     c.wait(lambda: c.text("#header") == f"Hello, {name}!", f"header greets {name}")
-    c.find("#tab-episodes").click()
-    heart = lambda: c.find_all("#episode-list .episode .heart")[episode]
-    c.wait(lambda: heart().is_displayed(), "episodes shown")
-    heart().click()
-    c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "favorited")
+    c.click("#tab-episodes")
+    heart = "#episode-list .episode .heart"
+    c.wait(lambda: c.displayed(heart, episode), "episodes shown")
+    c.click(heart, episode)
+    c.wait(lambda: c.attribute(heart, "aria-pressed", episode) == "true", "favorited")
     c.wait(lambda: page_state(c.driver)["episodes"][episode]["isFavorite"] is True, "acknowledged")
 
 
+# Selenium's own "is displayed" atom (what WebElement.is_displayed runs), so that `displayed`
+# and the empty text of a hidden element mean exactly what they mean to Selenium.
+IS_DISPLAYED_JS = pkgutil.get_data("selenium.webdriver.remote", "isDisplayed.js").decode("utf8")
+
+# Reads the elements that match a CSS selector, all in one script: `what` is "count", "text",
+# "attribute" (named `name`), "displayed" or "selected"; `index` null reads every match (a list),
+# otherwise the match at `index`, or null when there is none.
+READ_JS = """
+const isDisplayed = %s;
+const [css, index, what, name] = arguments;
+const all = Array.from(document.querySelectorAll(css));
+if (what === "count") return all.length;
+const read = (element) => {
+  switch (what) {
+    case "text": {
+      if (!isDisplayed(element)) return "";
+      const text = element.innerText ?? element.textContent ?? "";
+      return text.replace(/[\\u00a0\\t]/g, " ").trim();
+    }
+    case "attribute": return element.getAttribute(name);
+    case "displayed": return !!isDisplayed(element);
+    case "selected":
+      if (element.tagName === "OPTION") return element.selected;
+      return (element.type === "checkbox" || element.type === "radio") && element.checked;
+  }
+  throw new Error("unknown read: " + what);
+};
+if (index === null) return all.map(read);
+return index < all.length ? read(all[index]) : null;
+""" % IS_DISPLAYED_JS
+
+
 class Checks:
+    """Runs the checks, and reads and drives the page for them.
+
+    The page re-renders its elements (a list's rows are replaced, a table is redrawn), so a
+    Selenium WebElement found a moment ago may be gone by the time it is read, and reading it
+    raises StaleElementReferenceException at random. So no check holds a WebElement:
+
+    - Every read of the page (text, texts, attribute, attributes, displayed, selected, count) is
+      ONE `execute_script` call that finds the elements by CSS selector and returns plain values.
+      A script runs to its end before the page's own scripts run again, so a read is atomic with
+      respect to the page's rendering: it sees the page before a re-render or after it, never a
+      half, and it cannot go stale. An element that is absent reads as None (count: 0; texts and
+      attributes: []); none of them raises because the page re-rendered.
+    - A text is the rendered text, `innerText` trimmed, and "" for an element that is not
+      displayed: what Selenium's `.text` gives. As in Selenium's text, a no-break space reads as a
+      space, and so does the tab `innerText` puts between a table row's cells. "Displayed" is
+      Selenium's own is-displayed atom, the one WebElement.is_displayed runs.
+    - The actions (click, type, select) find the element again on every attempt and retry on
+      StaleElementReferenceException until TIMEOUT: an action is not a read, and doing it on the
+      element as it is after the re-render is what a visitor does. An element that is absent
+      fails the action at once, as Selenium's find would.
+    """
+
     def __init__(self, driver):
         self.driver = driver
         self.passed = 0
@@ -184,22 +239,69 @@ class Checks:
     def wait(self, condition, message):
         WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.05).until(lambda d: condition(), message)
 
-    def find(self, css):
-        return self.driver.find_element(By.CSS_SELECTOR, css)
+    # Reads: one script each, atomic with respect to the page's rendering (see the class).
 
-    def find_all(self, css):
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
+    def _read(self, what, css, index, name=None):
+        return self.driver.execute_script(READ_JS, css, index, what, name)
+
+    def count(self, css):
+        """How many elements match `css` (0 when none)."""
+        return self._read("count", css, None)
+
+    def text(self, css, index=0):
+        """The rendered text of the index-th match ("" when hidden), or None when there is none."""
+        return self._read("text", css, index)
 
     def texts(self, css):
-        """The texts of every match, or None when the page re-rendered while reading them."""
-        try:
-            return [element.text for element in self.find_all(css)]
-        except StaleElementReferenceException:
-            return None
+        """The rendered texts of every match, in document order ([] when none)."""
+        return self._read("text", css, None)
 
-    def text(self, css):
-        elements = self.find_all(css)
-        return elements[0].text if elements else None
+    def attribute(self, css, name, index=0):
+        """The index-th match's attribute `name`, or None when there is no such element or attribute."""
+        return self._read("attribute", css, index, name)
+
+    def attributes(self, css, name):
+        """Attribute `name` of every match, in document order ([] when none)."""
+        return self._read("attribute", css, None, name)
+
+    def displayed(self, css, index=0):
+        """Whether the index-th match is displayed (True or False), or None when there is none.
+
+        A check that something is hidden tests `is False`, so that an absent element does not
+        pass for a hidden one."""
+        return self._read("displayed", css, index)
+
+    def selected(self, css, index=0):
+        """Whether the index-th match (a checkbox, radio button or option) is checked or selected,
+        or None when there is none."""
+        return self._read("selected", css, index)
+
+    # Actions: the element is found again on every attempt (see the class).
+
+    def _act(self, css, index, action):
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            elements = self.driver.find_elements(By.CSS_SELECTOR, css)
+            if index >= len(elements):
+                raise NoSuchElementException(f"no element {index} of {css!r} ({len(elements)} found)")
+            try:
+                return action(elements[index])
+            except StaleElementReferenceException:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def click(self, css, index=0):
+        """Clicks the index-th match of `css`."""
+        self._act(css, index, lambda element: element.click())
+
+    def type(self, css, keys, index=0):
+        """Types `keys` into the index-th match of `css`."""
+        self._act(css, index, lambda element: element.send_keys(keys))
+
+    def select(self, css, value, index=0):
+        """Chooses the option whose value is `value` in the index-th <select> matching `css`."""
+        self._act(css, index, lambda element: Select(element).select_by_value(value))
 
 
 def main():
@@ -226,95 +328,93 @@ def main():
         def page_loads():
             driver.get(happy_url)
             c.wait(lambda: c.text("#header") == "Composable App", "header")
-            c.wait(lambda: len(c.find_all("#counter-list .counter")) == 1, "one counter")
+            c.wait(lambda: c.count("#counter-list .counter") == 1, "one counter")
             c.wait(lambda: c.text("#connection") == "live", "event stream open")
 
         def counter_increments():
-            c.find('#counter-list .counter [data-do="counter.increment"]').click()
-            c.find('#counter-list .counter [data-do="counter.increment"]').click()
+            c.click('#counter-list .counter [data-do="counter.increment"]')
+            c.click('#counter-list .counter [data-do="counter.increment"]')
             c.wait(lambda: c.text("#counter-list .counter .count") == "2", "count 2")
-            c.find('#counter-list .counter [data-do="counter.decrement"]').click()
+            c.click('#counter-list .counter [data-do="counter.decrement"]')
             c.wait(lambda: c.text("#counter-list .counter .count") == "1", "count 1")
 
         def counter_fact():
-            c.find('#counter-list .counter [data-do="counter.fact"]').click()
+            c.click('#counter-list .counter [data-do="counter.fact"]')
             c.wait(lambda: c.text("#counter-list .counter .fact") == "1 is the number of the fixture server.",
                    "fact shown")
 
         def counters_added_and_removed():
-            c.find("#add-counter").click()
-            c.wait(lambda: len(c.find_all("#counter-list .counter")) == 2, "two counters")
-            c.find_all('#counter-list .counter [data-do="counter.remove"]')[1].click()
-            c.wait(lambda: c.find("#removal-confirmation").is_displayed(), "removal asks first")
-            assert c.text("#removal-title") == "Remove Counter 2?", c.text("#removal-title")
-            c.find("#removal-confirm").click()
-            c.wait(lambda: len(c.find_all("#counter-list .counter")) == 1, "one counter again")
+            c.click("#add-counter")
+            c.wait(lambda: c.count("#counter-list .counter") == 2, "two counters")
+            c.click('#counter-list .counter [data-do="counter.remove"]', 1)
+            c.wait(lambda: c.displayed("#removal-confirmation"), "removal asks first")
+            assert (title := c.text("#removal-title")) == "Remove Counter 2?", title
+            c.click("#removal-confirm")
+            c.wait(lambda: c.count("#counter-list .counter") == 1, "one counter again")
 
         def timer_ticks_are_pushed():
-            c.find('#counter-list .counter [data-do="counter.timer"]').click()
+            c.click('#counter-list .counter [data-do="counter.timer"]')
             c.wait(lambda: int(c.text("#counter-list .counter .count")) >= 3, "two ticks arrived")
-            c.find('#counter-list .counter [data-do="counter.timer"]').click()
+            c.click('#counter-list .counter [data-do="counter.timer"]')
             c.wait(lambda: c.text('#counter-list .counter [data-do="counter.timer"]') == "Start timer",
                    "timer off")
 
         def search_and_forecast():
-            c.find("#tab-search").click()
-            c.wait(lambda: c.find("#search-query").is_displayed(), "search tab shown")
-            c.find("#search-query").send_keys("London")
-            c.wait(lambda: len(c.find_all("#search-results li button")) == 2, "two results")
-            assert c.find_all("#search-results li button")[0].text == "London, England — United Kingdom", \
-                c.find_all("#search-results li button")[0].text
-            c.wait(lambda: not c.find("#search-spinner").is_displayed(), "spinner gone")
-            c.find_all("#search-results li button")[0].click()
-            c.wait(lambda: len(c.find_all("#forecast-svg")) == 1 and c.find("#forecast-svg").is_displayed(),
-                   "chart shown")
-            assert len(c.find_all("#forecast-svg polyline.series-max")) == 1
-            assert len(c.find_all("#forecast-svg polyline.series-min")) == 1
-            assert len(c.find_all("#forecast-svg circle")) == 14
+            c.click("#tab-search")
+            c.wait(lambda: c.displayed("#search-query"), "search tab shown")
+            c.type("#search-query", "London")
+            c.wait(lambda: c.count("#search-results li button") == 2, "two results")
+            assert (first := c.text("#search-results li button")) == "London, England — United Kingdom", first
+            c.wait(lambda: c.displayed("#search-spinner") is False, "spinner gone")
+            c.click("#search-results li button", 0)
+            c.wait(lambda: c.count("#forecast-svg") == 1 and c.displayed("#forecast-svg"), "chart shown")
+            assert c.count("#forecast-svg polyline.series-max") == 1
+            assert c.count("#forecast-svg polyline.series-min") == 1
+            assert c.count("#forecast-svg circle") == 14
             assert c.text("#forecast-title") == "Forecast for London"
-            rows = c.find_all("#forecast-table tr")
+            rows = c.texts("#forecast-table tr")
             assert len(rows) == 8, len(rows)
-            assert "2026-05-24" in rows[1].text and "28.1 °C" in rows[1].text, rows[1].text
-            assert not c.find("#forecast-estimate").is_displayed(), "a live forecast is no estimate"
+            assert "2026-05-24" in rows[1] and "28.1 °C" in rows[1], rows[1]
+            assert c.displayed("#forecast-estimate") is False, "a live forecast is no estimate"
 
         def settings_change_the_header():
-            c.find("#tab-settings").click()
-            c.wait(lambda: c.find("#setting-displayName").is_displayed(), "settings tab shown")
-            c.find("#setting-displayName").send_keys("Blob")
+            c.click("#tab-settings")
+            c.wait(lambda: c.displayed("#setting-displayName"), "settings tab shown")
+            c.type("#setting-displayName", "Blob")
             c.wait(lambda: c.text("#header") == "Hello, Blob!", "header greets Blob")
-            c.find("#setting-protectMyPosts").click()
-            c.wait(lambda: c.find("#setting-protectMyPosts").is_selected(), "toggle on")
+            c.click("#setting-protectMyPosts")
+            c.wait(lambda: c.selected("#setting-protectMyPosts"), "toggle on")
 
         def reset_asks_first():
-            c.find("#reset-settings").click()
-            c.wait(lambda: c.find("#reset-confirmation").is_displayed(), "confirmation shown")
-            assert c.text("#reset-title") == "Reset all settings?", c.text("#reset-title")
-            c.find("#reset-cancel").click()
-            c.wait(lambda: not c.find("#reset-confirmation").is_displayed(), "cancelled")
+            c.click("#reset-settings")
+            c.wait(lambda: c.displayed("#reset-confirmation"), "confirmation shown")
+            assert (title := c.text("#reset-title")) == "Reset all settings?", title
+            c.click("#reset-cancel")
+            c.wait(lambda: c.displayed("#reset-confirmation") is False, "cancelled")
             assert c.text("#header") == "Hello, Blob!", "cancelling changes nothing"
 
         def favorite_succeeds():
-            c.find("#tab-episodes").click()
-            heart = lambda: c.find_all("#episode-list .episode .heart")[0]
-            c.wait(lambda: heart().is_displayed(), "episodes shown")
-            heart().click()
-            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "favorited")
+            c.click("#tab-episodes")
+            heart = "#episode-list .episode .heart"
+            c.wait(lambda: c.displayed(heart, 0), "episodes shown")
+            c.click(heart, 0)
+            c.wait(lambda: c.attribute(heart, "aria-pressed", 0) == "true", "favorited")
             time.sleep(1.5)  # the simulated service answers after 1 s: it must keep the favorite
-            assert heart().get_attribute("aria-pressed") == "true"
-            assert not c.find_all("#episode-list .episode .alert")[0].is_displayed()
+            assert c.attribute(heart, "aria-pressed", 0) == "true"
+            assert c.displayed("#episode-list .episode .alert", 0) is False
 
         def episode_screen_on_a_stack():
             # Episodes tab is shown (favorite_succeeds ran): open the third episode's screen.
-            c.find_all('#episode-list .episode [data-do="episode.open"]')[2].click()
-            c.wait(lambda: c.find("#episode-screen").is_displayed(), "screen pushed")
-            assert not c.find("#episode-list").is_displayed(), "the screen covers the list"
-            assert c.text("#screen-title") == "Algebraic Data Types", c.text("#screen-title")
-            c.find("#screen-heart").click()
-            c.wait(lambda: c.find("#screen-heart").get_attribute("aria-pressed") == "true", "favorited")
-            c.find("#screen-close").click()
-            c.wait(lambda: not c.find("#episode-screen").is_displayed(), "screen closed (dismiss)")
-            heart = c.find_all("#episode-list .episode .heart")[2]
-            assert heart.get_attribute("aria-pressed") == "true", "the row shares the favorite"
+            c.click('#episode-list .episode [data-do="episode.open"]', 2)
+            c.wait(lambda: c.displayed("#episode-screen"), "screen pushed")
+            assert c.displayed("#episode-list") is False, "the screen covers the list"
+            assert (title := c.text("#screen-title")) == "Algebraic Data Types", title
+            c.click("#screen-heart")
+            c.wait(lambda: c.attribute("#screen-heart", "aria-pressed") == "true", "favorited")
+            c.click("#screen-close")
+            c.wait(lambda: c.displayed("#episode-screen") is False, "screen closed (dismiss)")
+            assert c.attribute("#episode-list .episode .heart", "aria-pressed", 2) == "true", \
+                "the row shares the favorite"
 
         def session_survives_a_reload():
             # The session id is in an HttpOnly cookie: a reload resumes the same session, and
@@ -335,51 +435,51 @@ def main():
         def failed_favorite_alert_and_rollback():
             driver.get(failing_url)
             c.wait(lambda: c.text("#header") == "Composable App", "fresh session")
-            c.find("#tab-episodes").click()
-            heart = lambda: c.find_all("#episode-list .episode .heart")[1]
-            alert = lambda: c.find_all("#episode-list .episode .alert")[1]
-            c.wait(lambda: heart().is_displayed(), "episodes shown")
-            heart().click()
-            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "optimistic favorite")
-            c.wait(lambda: alert().is_displayed(), "alert shown")
-            assert alert().text.startswith("Favoriting failed."), alert().text
-            alert().find_element(By.CSS_SELECTOR, "button").click()
-            c.wait(lambda: not alert().is_displayed(), "alert dismissed")
-            c.wait(lambda: heart().get_attribute("aria-pressed") == "false", "rolled back")
+            c.click("#tab-episodes")
+            heart = "#episode-list .episode .heart"
+            alert = "#episode-list .episode .alert"
+            c.wait(lambda: c.displayed(heart, 1), "episodes shown")
+            c.click(heart, 1)
+            c.wait(lambda: c.attribute(heart, "aria-pressed", 1) == "true", "optimistic favorite")
+            c.wait(lambda: c.displayed(alert, 1), "alert shown")
+            assert (text := c.text(alert, 1)).startswith("Favoriting failed."), text
+            # Every episode's alert has exactly one button (its OK): the second alert's button.
+            c.click(alert + " button", 1)
+            c.wait(lambda: c.displayed(alert, 1) is False, "alert dismissed")
+            c.wait(lambda: c.attribute(heart, "aria-pressed", 1) == "false", "rolled back")
 
         def upstream_errors_are_visible():
-            c.find("#tab-search").click()
-            c.find("#search-query").send_keys("Seoul")
-            c.wait(lambda: c.find("#search-error").is_displayed(), "error shown")
-            assert c.text("#search-error").startswith("Open-Meteo geocoding: cannot reach"), c.text("#search-error")
+            c.click("#tab-search")
+            c.type("#search-query", "Seoul")
+            c.wait(lambda: c.displayed("#search-error"), "error shown")
+            assert (error := c.text("#search-error")).startswith("Open-Meteo geocoding: cannot reach"), error
 
         def offline_search_forecast_today_in_the_chosen_unit():
             driver.get(offline_url)
             c.wait(lambda: c.text("#header") == "Composable App", "offline session")
-            c.find("#tab-search").click()
-            c.wait(lambda: c.find("#search-query").is_displayed(), "search tab shown")
-            c.find("#search-query").send_keys("seo")
-            c.wait(lambda: len(c.texts("#search-results li button") or []) > 1, "results")
-            c.wait(lambda: (c.texts("#search-results li button") or [""])[0] == "Seoul — South Korea",
-                   "Seoul listed first")
+            c.click("#tab-search")
+            c.wait(lambda: c.displayed("#search-query"), "search tab shown")
+            c.type("#search-query", "seo")
+            c.wait(lambda: c.count("#search-results li button") > 1, "results")
+            c.wait(lambda: c.text("#search-results li button") == "Seoul — South Korea", "Seoul listed first")
             seoul = lambda: datetime.datetime.now(zoneinfo.ZoneInfo("Asia/Seoul")).date().isoformat()
             before = seoul()
-            c.find_all("#search-results li button")[0].click()
-            c.wait(lambda: len(c.texts("#forecast-table tr") or []) == 8, "seven days")
+            c.click("#search-results li button", 0)
+            c.wait(lambda: c.count("#forecast-table tr") == 8, "seven days")
             after = seoul()
-            assert c.find("#forecast-estimate").is_displayed()
+            assert c.displayed("#forecast-estimate")
             assert c.text("#forecast-estimate") == "offline estimate"
             rows = c.texts("#forecast-table tr")
             assert rows[1].split()[0] in {before, after}, (rows[1], before, after)
             assert all("°C" in row for row in rows[1:]), rows
 
-            c.find("#tab-settings").click()
-            c.wait(lambda: c.find("#setting-temperatureUnit").is_displayed(), "settings shown")
-            Select(c.find("#setting-temperatureUnit")).select_by_value("fahrenheit")
-            c.find("#tab-search").click()
-            c.wait(lambda: (rows := c.texts("#forecast-table tr")) is not None and len(rows) == 8
+            c.click("#tab-settings")
+            c.wait(lambda: c.displayed("#setting-temperatureUnit"), "settings shown")
+            c.select("#setting-temperatureUnit", "fahrenheit")
+            c.click("#tab-search")
+            c.wait(lambda: len(rows := c.texts("#forecast-table tr")) == 8
                    and all("°F" in row for row in rows[1:]), "forecast in °F")
-            assert c.find("#forecast-estimate").is_displayed()
+            assert c.displayed("#forecast-estimate")
 
         def bad_configuration_stops_the_server():
             cases = {
@@ -416,7 +516,7 @@ def main():
             driver.get(first_url)
             c.wait(lambda: c.text("#header") == "Composable App", "a new visitor")
             name_and_favorite(c, "Grace", 3)
-            heart = lambda: c.find_all("#episode-list .episode .heart")[3]
+            heart = "#episode-list .episode .heart"
             first.terminate()
             first.wait(timeout=10)
             processes.remove(first)
@@ -425,10 +525,9 @@ def main():
             processes.append(second)
             driver.get(second_url)
             c.wait(lambda: c.text("#header") == "Hello, Grace!", "the name is back")
-            c.find("#tab-episodes").click()
-            c.wait(lambda: heart().get_attribute("aria-pressed") == "true", "the favorite is back")
-            assert [h.get_attribute("aria-pressed") for h in c.find_all("#episode-list .episode .heart")] \
-                == ["false", "false", "false", "true", "false", "false"]
+            c.click("#tab-episodes")
+            c.wait(lambda: c.attribute(heart, "aria-pressed", 3) == "true", "the favorite is back")
+            assert c.attributes(heart, "aria-pressed") == ["false", "false", "false", "true", "false", "false"]
 
         def the_page_reconnects_to_the_same_state_after_a_crash():
             # The server is killed (SIGKILL: nothing is saved on the way out) and started again on
@@ -440,14 +539,14 @@ def main():
             processes.append(first)
             driver.get(url)
             c.wait(lambda: c.text("#connection") == "live", "event stream open")
-            increment = lambda: c.find_all('#counter-list .counter [data-do="counter.increment"]')[0]
+            increment = '#counter-list .counter [data-do="counter.increment"]'
             counts = lambda: c.texts("#counter-list .counter .count")
             for expected in ("1", "2", "3"):
-                increment().click()
+                c.click(increment, 0)
                 c.wait(lambda: (counts() or [None])[0] == expected, f"count {expected}")
-            c.find("#add-counter").click()
-            c.wait(lambda: len(counts() or []) == 2, "two counters")
-            c.find_all('#counter-list .counter [data-do="counter.timer"]')[1].click()
+            c.click("#add-counter")
+            c.wait(lambda: len(counts()) == 2, "two counters")
+            c.click('#counter-list .counter [data-do="counter.timer"]', 1)
             c.wait(lambda: int((counts() or ["0", "0"])[1]) >= 1, "the second counter's timer ticks")
             first.kill()
             first.wait(timeout=10)
@@ -459,7 +558,7 @@ def main():
             assert (counts() or [None])[0] == "3", counts()
             ticked = int(counts()[1])
             c.wait(lambda: int((counts() or ["0", "0"])[1]) > ticked, "the timer runs again")
-            increment().click()
+            c.click(increment, 0)
             c.wait(lambda: (counts() or [None])[0] == "4", "the session goes on: count 4")
 
         def a_database_that_cannot_be_opened_stops_the_server():

@@ -119,6 +119,33 @@ def test_interactive_search_forecast_counter_fact_and_quit(base):
         tmux("kill-session", "-t", SESSION)
 
 
+def test_a_small_window_keeps_the_header_and_a_paste_does_not_wrap(base):
+    tmux("kill-session", "-t", SESSION)
+    command = app_command("--offline", data_home=tempfile.mkdtemp(dir=DATA_HOME))
+    assert tmux("new-session", "-d", "-s", SESSION, "-x", "40", "-y", "10", command).returncode == 0
+    try:
+        wait_for("[1 Counters]")
+        for _ in range(6):
+            keys("a")  # six more counters: more lines than the window has
+        shown = wait_for("more lines")
+        lines = shown.splitlines()
+        assert lines[0] == "Composable App", shown
+        assert all(len(line) <= 40 for line in lines), shown
+        keys("2", "/")
+        tmux("send-keys", "-t", SESSION, "-l", "Seoul " * 800)  # a 4,800-character paste
+        shown = wait_for("Search: Seoul")
+        lines = shown.splitlines()
+        assert lines[0] == "Composable App" and lines[1].startswith(" 1 Counters"), shown
+        query = next(line for line in lines if line.startswith("Search: "))
+        assert query.endswith("…") and len(query) == 40, shown
+        tmux("resize-window", "-t", SESSION, "-x", "30", "-y", "5")
+        keys("Escape")
+        wait_for("Too small (30×5): needs 20×6")
+        keys("q")
+    finally:
+        tmux("kill-session", "-t", SESSION)
+
+
 def wait_for_exit():
     deadline = time.monotonic() + 10
     while tmux("has-session", "-t", SESSION).returncode == 0 and time.monotonic() < deadline:
@@ -315,6 +342,12 @@ def test_search_json(base):
     assert abs(first["latitude"] - 51.50853) < 1e-9
     assert abs(first["longitude"] - -0.12574) < 1e-9
     assert len(output["results"]) > 1
+
+
+def test_a_query_longer_than_any_place_is_refused_without_echoing_it(base):
+    result = run("search", "x" * 100_000, expect_status=64)
+    assert "The query is too long: 100000 characters, at most 200." in result.stderr, result.stderr[:500]
+    assert len(result.stderr) < 1_000, len(result.stderr)
 
 
 def test_search_without_matches(base):

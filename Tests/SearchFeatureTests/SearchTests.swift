@@ -68,6 +68,26 @@ struct SearchTests {
     }
   }
 
+  @Test func aQueryLongerThanAnyPlaceNameIsCutToTheLimit() async {
+    let clock = TestClock()
+    let searched = LockIsolated<[String]>([])
+    let store = storeRecordingSearches(clock: clock, into: searched)
+    let pasted = String(repeating: "Seoul ", count: 1_000)
+    let kept = String(pasted.prefix(Search.maximumQueryLength))
+    await store.send(.searchQueryChanged(pasted)) {
+      $0.searchQuery = kept
+      $0.isSearchInFlight = true
+    }
+    await clock.advance(by: Search.debounce)
+    await store.receive(\.searchQueryChangeDebounced)
+    await store.receive(\.searchResponse.success) {
+      $0.results = GeocodingSearch.mock.results
+      $0.isSearchInFlight = false
+    }
+    #expect(searched.value == [kept])
+    #expect(kept.count == 200)
+  }
+
   @Test func onlyTheQueryThatStaysStillIsSearched() async {
     let clock = TestClock()
     let searched = LockIsolated<[String]>([])

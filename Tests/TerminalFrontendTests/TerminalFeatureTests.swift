@@ -304,6 +304,29 @@ struct TerminalFeatureTests {
     #expect(store.state.app.settings.stored == Settings.State().stored)
   }
 
+  @Test func notificationChannelsAreDisabledWhileNotificationsAreOff() async {
+    let store = makeStore()
+    await store.send(.keyPressed(.character("3")))
+    await store.receive(\.app.tabSelected) { $0.app.selectedTab = .settings }
+    for row in 1...3 {
+      await store.send(.keyPressed(.down)) { $0.view.selectedSetting = row }
+    }
+    // The e-mail switch, notifications off: the key does nothing and the row says why.
+    await store.send(.keyPressed(.enter))
+    #expect(
+      ScreenRenderer.render(store.state, style: .plain).contains(
+        "›   E-mail           [-] off · needs notifications on"))
+    await store.send(.keyPressed(.up)) { $0.view.selectedSetting = 2 }
+    await store.send(.keyPressed(.enter))
+    await store.receive(\.app.settings.binding) { $0.app.settings.enableNotifications = true }
+    await store.send(.keyPressed(.down)) { $0.view.selectedSetting = 3 }
+    await store.send(.keyPressed(.enter))
+    await store.receive(\.app.settings.binding) { $0.app.settings.sendEmailNotifications = true }
+    #expect(
+      ScreenRenderer.render(store.state, style: .plain).contains(
+        "›   E-mail           [x] on"))
+  }
+
   @Test func aFailedFavoriteShowsAnAlertThatEnterDismisses() async {
     let store = makeStore {
       $0.favoriteClient.favorite = { _, _ in throw FavoriteError() }

@@ -188,12 +188,20 @@ public struct AppFeature: Sendable {
 extension AppFeature.Destination.State: Equatable, Sendable {}
 extension AppFeature.Destination.Action: Equatable, Sendable {}
 
+extension AppFeature {
+  /// What a counter is called where it is shown and in its removal confirmation: "Counter 2" for
+  /// the second in the list.
+  public static func counterName(number: Int) -> String {
+    "Counter \(number)"
+  }
+}
+
 extension AlertState where Action == AppFeature.Removal {
   /// "Remove Counter 2?" with a destructive Remove and a Cancel; the counter keeps running (a
   /// timer ticks) until it is removed.
   public static func removeCounter(id: UUID, number: Int) -> Self {
     Self {
-      TextState("Remove Counter \(number)?")
+      TextState("Remove \(AppFeature.counterName(number: number))?")
     } actions: {
       ButtonState(role: .destructive, action: .remove(id: id)) { TextState("Remove") }
       ButtonState(role: .cancel) { TextState("Cancel") }

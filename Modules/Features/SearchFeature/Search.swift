@@ -99,6 +99,11 @@ public struct Search: Sendable {
   /// How long the query must stay still before it is searched.
   public static let debounce: Duration = .milliseconds(300)
 
+  /// The longest query kept, in characters: longer than any place's name (the longest, Bangkok's
+  /// ceremonial one, has 168), short enough that a stray paste cannot flood a screen or a request.
+  /// A longer query is cut to this length.
+  public static let maximumQueryLength = 200
+
   private enum CancelID { case debounce, location, weather }
 
   public init() {}
@@ -119,7 +124,7 @@ public struct Search: Sendable {
         return .none
 
       case .searchQueryChanged(let query):
-        state.searchQuery = query
+        state.searchQuery = String(query.prefix(Self.maximumQueryLength))
         guard !state.searchQuery.isEmpty else {
           state.results = []
           state.weather = nil

@@ -47,6 +47,11 @@ public struct Settings: Sendable {
     /// The unit forecasts are shown in.
     public var temperatureUnit: TemperatureUnit
 
+    /// Whether the e-mail and mobile channels can be chosen: only while notifications are on
+    /// (the reducer turns both off with them). Front ends show the two switches disabled
+    /// otherwise, instead of letting them snap back.
+    public var canChooseNotificationChannels: Bool { enableNotifications }
+
     public static let maximumDisplayNameLength = 32
 
     public init(

@@ -87,7 +87,8 @@ enum InteractiveSession {
 
   private static func draw(_ store: StoreOf<TerminalFeature>) {
     let screen = ScreenRenderer.render(store.state, style: style)
-    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+    let (columns, rows) = Terminal.size() ?? (80, 24)
+    let lines = ScreenFit.fit(screen, columns: columns, rows: rows)
     Terminal.write(
       ScreenControl.home
         + lines.map { $0 + ScreenControl.clearToEndOfLine }.joined(separator: "\r\n")

@@ -47,6 +47,11 @@ struct SearchCommand: FrontEndCommand {
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw ValidationError("The query must not be empty.")
     }
+    // The app keeps no longer query (Search.maximumQueryLength); the error does not echo it.
+    guard query.count <= Search.maximumQueryLength else {
+      throw ValidationError(
+        "The query is too long: \(query.count) characters, at most \(Search.maximumQueryLength).")
+    }
   }
 
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {

@@ -35,6 +35,14 @@ enum Terminal {
     return original
   }
 
+  /// The window's size in cells, or `nil` when standard output is not a terminal.
+  static func size() -> (columns: Int, rows: Int)? {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0
+    else { return nil }
+    return (Int(size.ws_col), Int(size.ws_row))
+  }
+
   static func restore(_ settings: termios) {
     var settings = settings
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)

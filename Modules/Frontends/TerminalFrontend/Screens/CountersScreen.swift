@@ -14,7 +14,8 @@ public enum CountersScreen: TerminalScreen {
     }
     for (index, counter) in state.counters.enumerated() {
       let marker = ScreenRenderer.marker(index == view.selectedCounter, style: style)
-      var line = "\(marker) Counter \(index + 1)   count: \(style.bold(String(counter.count)))"
+      var line =
+        "\(marker) \(AppFeature.counterName(number: index + 1))   count: \(style.bold(String(counter.count)))"
       line += "   timer: \(counter.isTimerOn ? style.green("on ⏱") : "off")"
       lines.append(line)
       if counter.isFactRequestInFlight {

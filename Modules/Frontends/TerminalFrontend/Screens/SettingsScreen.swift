@@ -20,8 +20,10 @@ public enum SettingsScreen: TerminalScreen {
           : (settings.displayName.isEmpty ? style.dim("(none)") : settings.displayName)
       case .digest: value = "‹ \(settings.digest.rawValue) ›"
       case .enableNotifications: value = toggle(settings.enableNotifications, style: style)
-      case .sendEmailNotifications: value = toggle(settings.sendEmailNotifications, style: style)
-      case .sendMobileNotifications: value = toggle(settings.sendMobileNotifications, style: style)
+      case .sendEmailNotifications:
+        value = channel(settings.sendEmailNotifications, settings: settings, style: style)
+      case .sendMobileNotifications:
+        value = channel(settings.sendMobileNotifications, settings: settings, style: style)
       case .protectMyPosts: value = toggle(settings.protectMyPosts, style: style)
       case .isHapticFeedbackEnabled: value = toggle(settings.isHapticFeedbackEnabled, style: style)
       case .temperatureUnit: value = "‹ \(settings.temperatureUnit.symbol) ›"
@@ -80,9 +82,12 @@ public enum SettingsScreen: TerminalScreen {
         return nil
       case .digest: return set(\.digest, settings.digest.cycled(by: 1))
       case .enableNotifications: return set(\.enableNotifications, !settings.enableNotifications)
+      // Disabled while notifications are off: the key does nothing, as on a disabled switch.
       case .sendEmailNotifications:
+        guard settings.canChooseNotificationChannels else { return nil }
         return set(\.sendEmailNotifications, !settings.sendEmailNotifications)
       case .sendMobileNotifications:
+        guard settings.canChooseNotificationChannels else { return nil }
         return set(\.sendMobileNotifications, !settings.sendMobileNotifications)
       case .protectMyPosts: return set(\.protectMyPosts, !settings.protectMyPosts)
       case .isHapticFeedbackEnabled:
@@ -106,6 +111,12 @@ public enum SettingsScreen: TerminalScreen {
 
   static func toggle(_ isOn: Bool, style: Style) -> String {
     isOn ? style.green("[x] on") : "[ ] off"
+  }
+
+  /// A channel's switch, dimmed with the reason while it cannot be changed.
+  static func channel(_ isOn: Bool, settings: Settings.State, style: Style) -> String {
+    settings.canChooseNotificationChannels
+      ? toggle(isOn, style: style) : style.dim("[-] off · needs notifications on")
   }
 }
 

@@ -1,0 +1,89 @@
+/// Fits a rendered screen into the terminal's window, so that a small window or a long line never
+/// wraps and never scrolls the header away: every line is cut at the window's width (escape codes
+/// take no room; a cut line ends in "…"), the header (greeting, tab bar, rule) and the help line
+/// always show, and the content between them is cut to the rows left, its last row saying how
+/// many lines did not fit. A window smaller than ``minimumColumns`` × ``minimumRows`` shows only
+/// a line that says so.
+public enum ScreenFit {
+  public static let minimumColumns = 20
+  public static let minimumRows = 6
+  /// The greeting, the tab bar and the rule under it.
+  static let headerLines = 3
+
+  public static func fit(_ screen: String, columns: Int, rows: Int) -> [String] {
+    guard columns >= minimumColumns, rows >= minimumRows else {
+      return [
+        cut(
+          "Too small (\(columns)×\(rows)): needs \(minimumColumns)×\(minimumRows)",
+          to: max(columns, 1))
+      ]
+    }
+    var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.count > rows {
+      let header = Array(lines.prefix(headerLines))
+      let footer = lines.last.map { [$0] } ?? []
+      let content = Array(lines.dropFirst(headerLines).dropLast())
+      let room = rows - header.count - footer.count
+      let hidden = content.count - (room - 1)
+      lines =
+        header + content.prefix(room - 1)
+        + ["… \(hidden) more line\(hidden == 1 ? "" : "s") (a taller window shows them)"] + footer
+    }
+    return lines.map { cut($0, to: columns) }
+  }
+
+  /// `line` cut to `columns` cells of the terminal, escape codes kept (and closed when cut).
+  static func cut(_ line: String, to columns: Int) -> String {
+    guard width(of: line) > columns else { return line }
+    var result = ""
+    var used = 0
+    var sawEscape = false
+    var scalars = line.unicodeScalars.makeIterator()
+    while let scalar = scalars.next() {
+      if scalar == "\u{1B}" {
+        // A CSI sequence: ESC [ parameters final-byte; copied whole, it takes no room.
+        sawEscape = true
+        result.unicodeScalars.append(scalar)
+        while let next = scalars.next() {
+          result.unicodeScalars.append(next)
+          if next != "[", (0x40...0x7E).contains(next.value) { break }
+        }
+        continue
+      }
+      let cells = cellWidth(scalar)
+      if used + cells > columns - 1 { break }
+      result.unicodeScalars.append(scalar)
+      used += cells
+    }
+    return result + "…" + (sawEscape ? "\u{1B}[0m" : "")
+  }
+
+  /// How many cells `line` takes in a terminal.
+  static func width(of line: String) -> Int {
+    var total = 0
+    var inEscape = false
+    for scalar in line.unicodeScalars {
+      if inEscape {
+        if scalar != "[", (0x40...0x7E).contains(scalar.value) { inEscape = false }
+      } else if scalar == "\u{1B}" {
+        inEscape = true
+      } else {
+        total += cellWidth(scalar)
+      }
+    }
+    return total
+  }
+
+  /// Two cells for East Asian wide and full-width characters and for emoji, none for combining
+  /// marks, one for the rest.
+  static func cellWidth(_ scalar: Unicode.Scalar) -> Int {
+    switch scalar.value {
+    case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: 0
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+      2
+    default: 1
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import AppFeature
+import ComposableArchitecture
+import CounterFeature
+import Foundation
+import SearchFeature
+import Testing
+
+@testable import TerminalFrontend
+
+@MainActor
+struct ScreenFitTests {
+  func screen(counters: Int, style: Style = .plain) -> String {
+    let state = AppFeature.State(
+      counters: IdentifiedArray(uniqueElements: (0..<counters).map { Counter.State(id: UUID($0)) }))
+    return ScreenRenderer.render(state, view: ViewState(), style: style)
+  }
+
+  @Test func aScreenThatFitsIsLeftAsItIs() {
+    let text = screen(counters: 2)
+    #expect(ScreenFit.fit(text, columns: 120, rows: 24).joined(separator: "\n") == text)
+  }
+
+  @Test func aSmallWindowKeepsTheHeaderAndTheHelpAndSaysWhatIsCut() {
+    let lines = ScreenFit.fit(screen(counters: 7), columns: 40, rows: 10)
+    #expect(lines.count == 10)
+    #expect(lines[0] == "Composable App")
+    #expect(lines[1].hasPrefix("[1 Counters]"))
+    #expect(lines[2] == String(repeating: "─", count: 39) + "…")
+    // Seven counters and the blank line before the help line are 8 content lines; 6 rows are
+    // left, the last of which says what did not fit.
+    #expect(lines[3] == "› Counter 1   count: 0   timer: off")
+    #expect(lines[7] == "  Counter 5   count: 0   timer: off")
+    #expect(lines[8] == "… 3 more lines (a taller window shows t…")
+    #expect(lines[9] == "↑/↓ select · +/- count · f fact · r ran…")
+    #expect(lines.allSatisfy { ScreenFit.width(of: $0) <= 40 })
+  }
+
+  @Test func aLongQueryIsCutAtTheWindowsEdgeInsteadOfWrapping() {
+    var state = AppFeature.State(counters: [])
+    state.selectedTab = .search
+    state.search.searchQuery = String(repeating: "x", count: Search.maximumQueryLength)
+    let text = ScreenRenderer.render(state, view: ViewState(), style: .terminal)
+    let lines = ScreenFit.fit(text, columns: 40, rows: 10)
+    let query = try! #require(lines.first { $0.hasPrefix("Search: ") })
+    #expect(query == "Search: " + String(repeating: "x", count: 31) + "…")
+    // Coloured lines keep their escape codes, which take no room, and are closed when cut.
+    #expect(lines.allSatisfy { ScreenFit.width(of: $0) <= 40 })
+    let help = lines[lines.count - 1]
+    #expect(help.hasPrefix("\u{1B}[2m") && help.hasSuffix("…\u{1B}[0m"))
+  }
+
+  @Test func aWindowTooSmallSaysSo() {
+    #expect(
+      ScreenFit.fit(screen(counters: 1), columns: 19, rows: 10) == [
+        "Too small (19×10):…"
+      ])
+    #expect(
+      ScreenFit.fit(screen(counters: 1), columns: 60, rows: 5) == [
+        "Too small (60×5): needs 20×6"
+      ])
+  }
+
+  @Test func wideCharactersTakeTwoCells() {
+    #expect(ScreenFit.width(of: "서울") == 4)
+    #expect(ScreenFit.cut("서울특별시", to: 5) == "서울…")
+    #expect(ScreenFit.width(of: "\u{1B}[1mbold\u{1B}[0m") == 4)
+  }
+}

@@ -2,6 +2,7 @@ import { run } from "./harness.js";
 import "./dom.test.js";
 import "./session.test.js";
 import "./search.test.js";
+import "./navigation.test.js";
 
 window.addEventListener("error", (event) => {
   window.__results = { passed: 0, failed: 1, lines: ["FAIL loading the tests: " + event.message] };

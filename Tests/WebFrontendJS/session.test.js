@@ -44,21 +44,20 @@ function recordingView() {
   };
 }
 
-test("start creates a session when the browser has none, shows its state and listens", async () => {
+test("start asks once for the browser's session or a new one, shows its state and listens", async () => {
   const requests = fakeServer({
-    "GET /api/session/state": [404, { error: "no session" }],
     "POST /api/session": [201, { generation: "g", revision: 1, state: { header: "Composable App" } }],
   });
   const view = recordingView();
   await createSession(view).start();
-  equal(requests, ["GET /api/session/state", "POST /api/session", "EVENTS /api/session/events"]);
+  equal(requests, ["POST /api/session", "EVENTS /api/session/events"]);
   equal(view.seen.states, [{ header: "Composable App" }]);
 });
 
 test("actions are sent one after the other, and an older answer does not replace a newer state", async () => {
   let revision = 1;
   const requests = fakeServer({
-    "GET /api/session/state": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "POST /api/session": [200, { generation: "g", revision: 1, state: { n: 1 } }],
     "POST /api/session/actions": () => { revision += 1; return [200, { generation: "g", revision, state: { n: revision } }]; },
   });
   const view = recordingView();
@@ -75,7 +74,7 @@ test("actions are sent one after the other, and an older answer does not replace
 
 test("an action on an expired session says so and offers a new one", async () => {
   fakeServer({
-    "GET /api/session/state": [200, { generation: "g", revision: 1, state: {} }],
+    "POST /api/session": [200, { generation: "g", revision: 1, state: {} }],
     "POST /api/session/actions": [404, { error: "no such session" }],
   });
   const view = recordingView();
@@ -87,7 +86,7 @@ test("an action on an expired session says so and offers a new one", async () =>
 
 test("a refused action shows the server's message and keeps the session", async () => {
   fakeServer({
-    "GET /api/session/state": [200, { generation: "g", revision: 1, state: {} }],
+    "POST /api/session": [200, { generation: "g", revision: 1, state: {} }],
     "POST /api/session/actions": [429, { error: "Too many actions; try again in 1 s." }],
   });
   const view = recordingView();
@@ -95,4 +94,29 @@ test("a refused action shows the server's message and keeps the session", async 
   await session.start();
   await session.send({ type: "counter.add" });
   equal(view.seen.banners, [["Too many actions; try again in 1 s.", false]]);
+});
+
+test("an action the server never got says it was not saved, and the message goes once it answers", async () => {
+  let down = false;
+  const requests = fakeServer({
+    "POST /api/session": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "GET /api/session/state": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+  });
+  const answer = globalThis.fetch;
+  globalThis.fetch = (path, options) => down ? Promise.reject(new TypeError("Failed to fetch")) : answer(path, options);
+  const view = recordingView();
+  let hidden = 0;
+  view.hideBanner = () => { hidden += 1; };
+  const session = createSession(view);
+  await session.start();
+  down = true;
+  await session.send({ type: "counter.increment", id: "x" });
+  equal(view.seen.banners, [["Cannot reach the server. Your last change was not saved; reconnecting…", false]]);
+  equal(view.seen.connection, ["reconnecting"]);
+  const hiddenBefore = hidden;
+  down = false;
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  assert(hidden > hiddenBefore, "the banner stays after the server answered again");
+  assert(requests.includes("GET /api/session/state"), requests.join(", "));
+  equal(requests[requests.length - 1], "EVENTS /api/session/events");
 });

@@ -56,6 +56,34 @@ struct SessionAPITests {
     #expect(registry.count == 2)
   }
 
+  @Test func postingWithALiveSessionsCookieAnswersThatSessionAndCreatesNone() async throws {
+    let registry = makeRegistry()
+    try await makeApplication(registry).test(.router) { client in
+      let created = try await client.createSession()
+      try await client.send(.incrementCounter(id: firstCounter), to: created.id)
+      // A page opening (a reload, a second tab) asks once, with the browser's cookie.
+      let again = try await client.call(.post, "/api/session", session: created.id)
+      #expect(again.status == .ok)
+      #expect(!again.headers[values: .setCookie].contains { $0.hasPrefix("session=") })
+      let snapshot: SessionResponse = try decodeBody(again)
+      #expect(snapshot.state.counters.first?.count == 1)
+      // A cookie naming no session gets a new one.
+      let stale = try await client.call(
+        .post, "/api/session", session: String(repeating: "0", count: 32))
+      #expect(stale.status == .created)
+      #expect(stale.headers[values: .setCookie].contains { $0.hasPrefix("session=") })
+    }
+    #expect(registry.count == 2)
+  }
+
+  @Test func readinessIsPlainText() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let ready = try await client.call(.get, "/readyz")
+      #expect(ready.status == .ok)
+      #expect(ready.headers[.contentType] == "text/plain; charset=utf-8")
+    }
+  }
+
   @Test func stateIsReadBack() async throws {
     try await makeApplication(makeRegistry()).test(.router) { client in
       let session = try await client.createSession()

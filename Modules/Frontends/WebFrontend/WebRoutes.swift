@@ -8,10 +8,11 @@ import Logging
 /// | route | answer |
 /// |---|---|
 /// | `GET /`, `/app.js`, `/app.css`, `/favicon.svg` | the page's files (``WebAssets``) |
+/// | `GET /counters`, `/search`, `/settings`, `/episodes`, `/episodes/<id>…` | the page, at the address of a tab or a pushed episode screen |
 /// | `GET /healthz` | 200 while the process runs |
 /// | `GET /readyz` | 200 while it accepts sessions, 503 while it drains |
 /// | `GET /api/actions` | the action catalogue: every action `type` and its fields |
-/// | `POST /api/session` | 201 ``Snapshot`` and the session cookie: a new session |
+/// | `POST /api/session` | 200 ``Snapshot`` of the session the cookie names, if it lives; else 201 ``Snapshot`` and the session cookie: a new session |
 /// | `GET /api/session/state` | 200 ``Snapshot`` |
 /// | `POST /api/session/actions` | 200 ``Snapshot`` after one ``UserAction`` |
 /// | `GET /api/session/events` | Server-Sent Events: `event: state` with a ``Snapshot`` |
@@ -37,13 +38,17 @@ public enum WebRoutes {
   /// How long the visitor cookie lives: 400 days, the longest browsers keep one.
   static let visitorCookieMaxAge = 400 * 24 * 60 * 60
 
+  /// The page's address for each tab.
+  static let pagePaths = AppFeature.Tab.allCases.map { "/\($0.rawValue)" }
+
   /// The routes and the methods each accepts.
   static let routes: [String: [HTTPRequest.Method]] = [
     "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/api/actions": [.get],
     "/api/state-schema": [.get],
     "/api/session": [.post, .delete], "/api/session/state": [.get],
     "/api/session/actions": [.post], "/api/session/events": [.get],
-  ].merging(WebAssets.all.keys.map { ($0, [.get]) }, uniquingKeysWith: { first, _ in first })
+  ].merging(
+    (WebAssets.all.keys + pagePaths).map { ($0, [.get]) }, uniquingKeysWith: { first, _ in first })
 
   /// Builds the router over `registry`.
   ///
@@ -69,13 +74,26 @@ public enum WebRoutes {
       }
     }
 
+    // The page's own addresses: each tab (`/counters`, `/search`, …) and the episode screens
+    // pushed on the stack (`/episodes/<id>/<id>…`) are the page too, so the browser's Back,
+    // Forward, reload and a shared link work; the page turns the address into actions.
+    if let page = WebAssets.all["/"] {
+      for path in pagePaths {
+        router.get(RouterPath(path)) { request, _ in WebAssets.response(for: page, request: request)
+        }
+      }
+      router.get("/episodes/**") { request, _ in WebAssets.response(for: page, request: request) }
+    }
+
     router.get("/healthz") { _, _ in "ok\n" }
 
     router.get("/readyz") { _, _ -> Response in
       guard registry.isAcceptingSessions else {
         throw APIError(.serviceUnavailable, "the server is draining")
       }
-      return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
+      return Response(
+        status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
     }
 
     router.get("/metrics") { _, _ in
@@ -103,6 +121,12 @@ public enum WebRoutes {
     }
 
     router.post("/api/session") { request, context in
+      // The browser's session, when its cookie names one that lives (or can be resumed), is
+      // answered as it is: a page opens with this one request, whether or not it has a session.
+      if let id = try? sessionID(of: request) {
+        try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
+        if let snapshot = try? registry.snapshot(of: id) { return json(snapshot) }
+      }
       try limits.admitSessionCreation(request, context: context)
       // A visitor keeps its id; a missing or malformed one is replaced by a new one.
       let visitor = visitor(of: request) ?? VisitorID()

@@ -48,6 +48,8 @@ public enum CountersWeb: WebFeature {
   /// One counter of the list.
   public struct CounterView: Codable, Equatable, Sendable {
     public var id: UUID
+    /// "Counter 2": the name its removal confirmation uses.
+    public var name: String
     public var count: Int
     public var fact: String?
     public var factError: String?
@@ -61,12 +63,13 @@ public enum CountersWeb: WebFeature {
     let removal: AlertState<AppFeature.Removal>? =
       if case .confirmRemoval(let alert) = state.destination { alert } else { nil }
     return View(
-      counters: state.counters.map {
+      counters: state.counters.enumerated().map { index, counter in
         CounterView(
-          id: $0.id, count: $0.count, fact: $0.fact, factError: $0.factError,
-          isFactRequestInFlight: $0.isFactRequestInFlight,
-          isRandomNumberRequestInFlight: $0.isRandomNumberRequestInFlight,
-          randomNumberError: $0.randomNumberError, isTimerOn: $0.isTimerOn)
+          id: counter.id, name: AppFeature.counterName(number: index + 1), count: counter.count,
+          fact: counter.fact,
+          factError: counter.factError, isFactRequestInFlight: counter.isFactRequestInFlight,
+          isRandomNumberRequestInFlight: counter.isRandomNumberRequestInFlight,
+          randomNumberError: counter.randomNumberError, isTimerOn: counter.isTimerOn)
       },
       removalConfirmation: ConfirmationView(removal))
   }

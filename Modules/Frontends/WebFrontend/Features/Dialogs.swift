@@ -6,12 +6,16 @@ public struct ConfirmationView: Codable, Equatable, Sendable {
   public var title: String
   public var message: String?
   public var confirm: String
+  /// Whether confirming destroys something (the button's role is `.destructive`): the page
+  /// styles that button as a destructive one.
+  public var isDestructive: Bool
 
   init?<Action>(_ dialog: AlertState<Action>?) {
     guard let dialog else { return nil }
     self.title = dialog.title.string
     self.message = dialog.message?.string
     self.confirm = dialog.buttons.first?.label.string ?? "OK"
+    self.isDestructive = dialog.buttons.first?.role == .destructive
   }
 
   init?<Action>(_ dialog: ConfirmationDialogState<Action>?) {
@@ -19,6 +23,7 @@ public struct ConfirmationView: Codable, Equatable, Sendable {
     self.title = dialog.title.string
     self.message = dialog.message?.string
     self.confirm = dialog.buttons.first?.label.string ?? "OK"
+    self.isDestructive = dialog.buttons.first?.role == .destructive
   }
 }
 

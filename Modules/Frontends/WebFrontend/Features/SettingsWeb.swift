@@ -13,8 +13,12 @@ public enum SettingsWeb: WebFeature {
         "value": "the setting's value (see SettingChange)",
       ],
       read: SettingChange.init
-    ) { change, _ in
-      .settings(.binding(change.bindingAction))
+    ) { change, state throws(APIError) in
+      if change.isNotificationChannel, !state.settings.canChooseNotificationChannels {
+        throw APIError(
+          .conflict, "notifications are off: turn them on before choosing \(change.field)")
+      }
+      return .settings(.binding(change.bindingAction))
     },
     // Asks for confirmation (`settings.resetConfirmation`).
     WebRoute("settings.reset") { _ in .settings(.resetButtonTapped) },
@@ -40,6 +44,9 @@ public enum SettingsWeb: WebFeature {
     public var displayName: String
     public var displayNameError: String?
     public var enableNotifications: Bool
+    /// Whether `sendEmailNotifications` and `sendMobileNotifications` can be changed (only while
+    /// notifications are on); the page shows them disabled otherwise.
+    public var canChooseNotificationChannels: Bool
     public var isHapticFeedbackEnabled: Bool
     public var protectMyPosts: Bool
     public var sendEmailNotifications: Bool
@@ -61,6 +68,7 @@ public enum SettingsWeb: WebFeature {
         displayName: settings.displayName,
         displayNameError: settings.displayNameError,
         enableNotifications: settings.enableNotifications,
+        canChooseNotificationChannels: settings.canChooseNotificationChannels,
         isHapticFeedbackEnabled: settings.isHapticFeedbackEnabled,
         protectMyPosts: settings.protectMyPosts,
         sendEmailNotifications: settings.sendEmailNotifications,
@@ -139,6 +147,14 @@ public enum SettingChange: Equatable, Sendable {
       throw DecodingFailure(
         "unknown setting '\(field.prefix(64))'; expected one of: \(Self.fields.joined(separator: ", "))"
       )
+    }
+  }
+
+  /// Whether this changes a notification channel, which needs notifications on.
+  var isNotificationChannel: Bool {
+    switch self {
+    case .sendEmailNotifications, .sendMobileNotifications: true
+    default: false
     }
   }
 

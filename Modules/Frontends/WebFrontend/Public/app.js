@@ -1,39 +1,104 @@
 // The page: one module per feature renders its part of the state and sends its actions; this
-// one wires them to the session. Adding a feature is one module and one line in `features`.
+// one wires them to the session, keeps the address bar in step with the screen, and makes the
+// tab bar work from the keyboard. Adding a feature is one module and one line in `features`.
 import * as counters from "./counters.js";
 import { $, setText } from "./dom.js";
 import * as episodes from "./episodes.js";
+import { addressOf, stepsToward, parseAddress } from "./navigation.js";
 import * as search from "./search.js";
 import { createSession } from "./session.js";
 import * as settings from "./settings.js";
 
 const features = [counters, search, settings, episodes];
+const tabs = Array.from(document.querySelectorAll("nav [role=tab]"));
+
+let shown = null;
+// Set while the page sends the actions that bring the screen to the address (Back, Forward, a
+// shared link): the states that arrive meanwhile must not add history entries of their own.
+let following = false;
 
 function render(state) {
+  shown = state;
   setText($("header"), state.header);
   document.title = state.header;
-  for (const tab of document.querySelectorAll("nav button")) {
-    tab.setAttribute("aria-selected", String(tab.dataset.tab === state.selectedTab));
+  for (const tab of tabs) {
+    const selected = tab.dataset.tab === state.selectedTab;
+    tab.setAttribute("aria-selected", String(selected));
+    tab.tabIndex = selected ? 0 : -1;
   }
   for (const section of document.querySelectorAll("section[data-section]")) {
     section.hidden = section.dataset.section !== state.selectedTab;
   }
   for (const feature of features) feature.render(state, session.send);
+  if (!following) recordAddress(state);
 }
 
+// Each screen the user goes to is an entry of the browser's history, at its own address.
+function recordAddress(state) {
+  const address = addressOf(state);
+  if (location.pathname === address) return;
+  if (history.state && history.state.app) history.pushState({ app: true }, "", address);
+  else history.replaceState({ app: true }, "", address);
+}
+
+// Sends the actions that bring the screen to `address`, one after the other.
+async function follow(address) {
+  const target = parseAddress(address, tabs.map((tab) => tab.dataset.tab));
+  if (!target || !shown) { if (shown) history.replaceState({ app: true }, "", addressOf(shown)); return; }
+  following = true;
+  try {
+    for (let step = stepsToward(shown, target); step; step = stepsToward(shown, target)) {
+      const before = shown;
+      await session.send(step);
+      if (shown === before) break;  // refused (the server said why in the banner)
+    }
+  } finally {
+    following = false;
+  }
+  history.replaceState({ app: true }, "", addressOf(shown));
+}
+
+let followedFirstAddress = false;
 const session = createSession({
-  state: render,
+  state(state) {
+    render(state);
+    // The address the page was opened at (a reload, a shared link) wins over the session's.
+    if (!followedFirstAddress) {
+      followedFirstAddress = true;
+      if (location.pathname !== "/") follow(location.pathname);
+      else history.replaceState({ app: true }, "", addressOf(state));
+    }
+  },
   banner(message, canRestart) {
     $("banner-text").textContent = message;
     $("restart").hidden = !canRestart;
     $("banner").classList.add("shown");
   },
   hideBanner() { $("banner").classList.remove("shown"); },
-  connection(text) { $("connection").textContent = text; },
+  connection(status) {
+    $("connection").textContent = { live: "live", reconnecting: "reconnecting…" }[status] || "";
+    // Nothing can be changed without the server: the page says so and takes no input meanwhile.
+    const main = document.querySelector("main");
+    main.inert = status !== "live";
+    main.setAttribute("aria-busy", String(status === "reconnecting"));
+  },
 });
 
-for (const tab of document.querySelectorAll("nav button")) {
+window.addEventListener("popstate", () => follow(location.pathname));
+
+// The tab bar: a click selects; ←/→, Home and End move between tabs and select (the WAI-ARIA
+// tabs pattern with automatic activation).
+for (const tab of tabs) {
   tab.addEventListener("click", () => session.send({ type: "tab.select", tab: tab.dataset.tab }));
+  tab.addEventListener("keydown", (event) => {
+    const index = tabs.indexOf(tab);
+    const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const target = tabs[(next + tabs.length) % tabs.length];
+    target.focus();
+    session.send({ type: "tab.select", tab: target.dataset.tab });
+  });
 }
 for (const feature of features) feature.bind(session.send);
 $("restart").addEventListener("click", session.restart);

@@ -12,10 +12,12 @@ export function render(state, send) {
   keyed($("counter-list"), state.counters, (counter) => {
     const card = document.createElement("div");
     card.className = "card counter";
+    card.setAttribute("role", "group");
     card.innerHTML =
+      '<h2 class="counter-name"></h2>' +
       '<div class="row">' +
       '<button class="act" data-do="counter.decrement" aria-label="Decrement">−</button>' +
-      '<span class="count"></span>' +
+      '<span class="count" aria-live="polite"></span>' +
       '<button class="act" data-do="counter.increment" aria-label="Increment">+</button>' +
       '<button class="act" data-do="counter.fact">Fact</button>' +
       '<button class="act" data-do="counter.random">Random</button>' +
@@ -28,6 +30,8 @@ export function render(state, send) {
     }
     return card;
   }, (card, counter) => {
+    setText(card.querySelector(".counter-name"), counter.name);
+    card.setAttribute("aria-label", counter.name);
     setText(card.querySelector(".count"), counter.count);
     setText(card.querySelector('[data-do="counter.timer"]'), counter.isTimerOn ? "Stop timer" : "Start timer");
     setShown(card.querySelector(".spinner"), counter.isFactRequestInFlight || counter.isRandomNumberRequestInFlight);

@@ -44,4 +44,5 @@ export function renderConfirmation(name, confirmation) {
   setText($(name + "-title"), confirmation ? confirmation.title : "");
   setText($(name + "-message"), confirmation && confirmation.message ? confirmation.message : "");
   setText($(name + "-confirm"), confirmation ? confirmation.confirm : "");
+  $(name + "-confirm").classList.toggle("destructive", !!(confirmation && confirmation.isDestructive));
 }

@@ -40,6 +40,7 @@ export function render(state, send) {
     return card;
   }, (card, episode) => {
     setText(card.querySelector(".title"), episode.title);
+    card.querySelector('[data-do="episode.open"]').setAttribute("aria-label", "Open " + episode.title);
     showHeart(card.querySelector(".heart"), episode);
     setShown(card.querySelector(".alert"), !!episode.alert);
     setText(card.querySelector(".alert-text"), alertText(episode.alert));

@@ -2,12 +2,47 @@
 // and a table. The debounce and "in flight" are the server's (the Search reducer).
 import { $, escapeHTML, setShown, setText } from "./dom.js";
 
+// While one query is on its way to the server, later keystrokes only replace the one to send
+// next: a fast typist sends a few requests, not one per key (the server debounces the search).
+let querySending = false;
+let nextQuery = null;
+function sendQuery(send, query) {
+  if (querySending) { nextQuery = query; return; }
+  querySending = true;
+  Promise.resolve(send({ type: "search.query", query })).finally(() => {
+    querySending = false;
+    if (nextQuery !== null) { const query = nextQuery; nextQuery = null; sendQuery(send, query); }
+  });
+}
+
+let lastWeather = null;
+
 export function bind(send) {
-  // Every keystroke is sent; the server debounces the search.
-  $("search-query").addEventListener("input", (event) => send({ type: "search.query", query: event.target.value }));
+  // The chart is drawn for the width it has: redrawn when the window changes size.
+  window.addEventListener("resize", () => {
+    if ($("forecast-chart")) drawForecast($("forecast-chart"), $("forecast-table"), lastWeather);
+  });
+  $("search-query").addEventListener("input", (event) => sendQuery(send, event.target.value));
   $("search-query").addEventListener("keydown", (event) => {
     if (event.key === "Enter") { event.preventDefault(); send({ type: "search.submit" }); }
+    if (event.key === "ArrowDown") { event.preventDefault(); focusResult(0); }
   });
+  // ↑/↓ move between the results, ↑ from the first goes back to the query.
+  $("search-results").addEventListener("keydown", (event) => {
+    const buttons = Array.from($("search-results").querySelectorAll("button"));
+    const index = buttons.indexOf(document.activeElement);
+    if (index < 0) return;
+    if (event.key === "ArrowDown") { event.preventDefault(); focusResult(index + 1); }
+    if (event.key === "ArrowUp") {
+      event.preventDefault();
+      if (index === 0) $("search-query").focus(); else focusResult(index - 1);
+    }
+  });
+}
+
+function focusResult(index) {
+  const buttons = $("search-results").querySelectorAll("button");
+  if (buttons.length) buttons[Math.min(index, buttons.length - 1)].focus();
 }
 
 let renderedResults = "";
@@ -18,6 +53,9 @@ export function render(state, send) {
   setShown($("search-spinner"), search.isSearchInFlight);
   setText($("search-error"), search.errorMessage);
   setShown($("search-error"), !!search.errorMessage);
+  // A finished search that found nothing says so, as the terminal does.
+  setShown($("search-empty"), !search.isSearchInFlight && search.query.trim() !== "" &&
+    search.results.length === 0 && !search.errorMessage);
   const key = JSON.stringify([search.results, search.weather && search.weather.id]);
   if (key !== renderedResults) {
     renderedResults = key;
@@ -35,20 +73,26 @@ export function render(state, send) {
   }
   const forecast = $("forecast");
   const loadingID = search.forecastRequestInFlightID;
-  setShown(forecast, !!search.weather || loadingID != null);
-  setShown($("forecast-spinner"), loadingID != null);
   const shownID = search.weather ? search.weather.id : loadingID;
   const place = search.results.find((p) => p.id === shownID);
+  // A forecast is shown with its place among the results, as in the terminal.
+  setShown(forecast, !!place);
+  setShown($("forecast-spinner"), loadingID != null);
   setText($("forecast-title"), place ? "Forecast for " + place.name : "Forecast");
   setShown($("forecast-estimate"), !!(search.weather && search.weather.isEstimate));
+  setText($("forecast-credit"), !search.weather ? "" : search.weather.isEstimate
+    ? "Offline estimate from a climate model, not a forecast. Places from GeoNames (CC BY 4.0)."
+    : "Weather data by Open-Meteo.com (CC BY 4.0).");
+  lastWeather = search.weather;
   drawForecast($("forecast-chart"), $("forecast-table"), search.weather);
 }
 
 // Where everything of the chart goes, in the coordinates of its viewBox. The margins leave room
 // for the temperature labels on the left and for half of the last date label, which is centred
 // on its point, on the right.
-export function chartLayout(days) {
-  const width = 520, height = 200, left = 40, right = 28, top = 14, bottom = 28;
+// `width` is the chart's width on screen, so its text keeps its size on a phone.
+export function chartLayout(days, width = 720) {
+  const height = 240, left = 44, right = 28, top = 34, bottom = 28;
   const low = Math.min(...days.map((d) => d.min)), high = Math.max(...days.map((d) => d.max));
   const span = Math.max(high - low, 1);
   const x = (i) => left + (days.length === 1 ? 0 : i * (width - left - right) / (days.length - 1));
@@ -59,22 +103,29 @@ export function chartLayout(days) {
     max: days.map((d, i) => ({ x: x(i), y: y(d.max) })),
     min: days.map((d, i) => ({ x: x(i), y: y(d.min) })),
     dates: days.map((d, i) => ({ x: x(i), y: height - 8, label: d.date.slice(5) })),
+    // The unit over the temperature labels, and the legend of the two lines on the right.
+    unit: { x: left - 6, y: top - 14, label: days[0].unit },
+    legend: [
+      { x: width - right - 170, y: 14, label: "Maximum", series: "max" },
+      { x: width - right - 80, y: 14, label: "Minimum", series: "min" },
+    ],
   };
 }
 
 // Redraws `chart` and `table` only when `weather` differs from what they show.
 export function drawForecast(chart, table, weather) {
-  const key = JSON.stringify(weather) || "null";
+  const width = Math.max(280, Math.min(chart.clientWidth || 720, 960));
+  const key = width + " " + (JSON.stringify(weather) || "null");
   if (chart.dataset.drawn === key) return;
   chart.dataset.drawn = key;
   if (!weather || weather.days.length === 0) { chart.replaceChildren(); table.replaceChildren(); return; }
   const days = weather.days;
-  const layout = chartLayout(days);
+  const layout = chartLayout(days, width);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", "0 0 " + layout.width + " " + layout.height);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Daily minimum and maximum temperatures");
+  svg.setAttribute("aria-label", "Daily minimum and maximum temperatures in " + days[0].unit + "; the table below lists them");
   svg.id = "forecast-svg";
   const add = (name, attributes, text) => {
     const element = document.createElementNS(ns, name);
@@ -83,7 +134,7 @@ export function drawForecast(chart, table, weather) {
     svg.appendChild(element);
     return element;
   };
-  const muted = { "font-size": 11, fill: "#6e6e73" };
+  const muted = { "font-size": 12, fill: "#595959" };
   for (const line of layout.gridLines) {
     add("line", { x1: line.x1, x2: line.x2, y1: line.y, y2: line.y, stroke: "#e3e3e3" });
     add("text", { x: line.labelX, y: line.y + 4, "text-anchor": "end", ...muted }, line.label);
@@ -92,8 +143,14 @@ export function drawForecast(chart, table, weather) {
     add("polyline", { points: points.map((p) => p.x + "," + p.y).join(" "), fill: "none", stroke: color, "stroke-width": 2, class: cls });
     for (const p of points) add("circle", { cx: p.x, cy: p.y, r: 3, fill: color });
   };
-  series(layout.max, "#d9480f", "series-max");
-  series(layout.min, "#1c7ed6", "series-min");
+  const colors = { max: "#c23a0c", min: "#1864ab" };
+  series(layout.max, colors.max, "series-max");
+  series(layout.min, colors.min, "series-min");
+  add("text", { x: layout.unit.x, y: layout.unit.y, "text-anchor": "end", class: "unit", ...muted }, layout.unit.label);
+  for (const item of layout.legend) {
+    add("line", { x1: item.x, x2: item.x + 18, y1: item.y - 4, y2: item.y - 4, stroke: colors[item.series], "stroke-width": 3 });
+    add("text", { x: item.x + 24, y: item.y, class: "legend legend-" + item.series, "font-size": 12, fill: "#1d1d1f" }, item.label);
+  }
   for (const date of layout.dates) {
     add("text", { x: date.x, y: date.y, "text-anchor": "middle", class: "date", ...muted }, date.label);
   }

@@ -13,11 +13,17 @@ export function isNewer(current, snapshot) {
 const api = (path) => "/api/session" + path;
 
 // `view` is what the session tells the page: `state(s)` for every newer state,
-// `banner(message, canRestart)`, `hideBanner()`, `connection(text)`.
+// `banner(message, canRestart)`, `hideBanner()`, and `connection(status)`: "live" while the
+// page follows its session, "reconnecting" while the server cannot be reached (the page then
+// takes no input), "" when there is no session.
+const unreachable = "Cannot reach the server. Your last change was not saved; reconnecting…";
 export function createSession(view) {
   let hasSession = false;
   let current = { generation: null, revision: 0 };
   let events = null;
+  // Whether the server could not be reached: the banner saying so goes when it answers again.
+  let lost = false;
+  let resuming = false;
   // Actions are sent one after the other, so the server sees them in the order they happened.
   let queue = Promise.resolve();
 
@@ -31,23 +37,38 @@ export function createSession(view) {
     if (events) { events.close(); events = null; }
   }
 
-  // Resumes the session of this browser (a reload, a second tab) or creates one.
+  // Resumes the session of this browser (a reload, a second tab) or creates one: one request,
+  // which the server answers with the session its cookie names, or a new one.
   async function start() {
     hasSession = false;
     current = { generation: null, revision: 0 };
     close();
     try {
-      let response = await fetch(api("/state"));
-      if (response.status === 404) response = await fetch(api(""), { method: "POST" });
+      const response = await fetch(api(""), { method: "POST" });
       const body = await response.json();
       if (!response.ok) { view.banner(body.error || ("HTTP " + response.status), true); return; }
       hasSession = true;
+      lost = false;
       view.hideBanner();
       accept(body);
       listen();
     } catch (error) {
-      view.banner("Cannot reach the server: " + error.message, true);
+      view.banner("Cannot reach the server. Check the connection, then start again.", true);
     }
+  }
+
+  // The server did not answer: say so, take no input, and follow the session again as soon as
+  // it answers.
+  function connectionLost() {
+    lost = true;
+    view.banner(unreachable, false);
+    view.connection("reconnecting");
+    resume();
+  }
+
+  function connectionBack() {
+    if (lost) { lost = false; view.hideBanner(); }
+    view.connection("live");
   }
 
   async function restart() {
@@ -59,9 +80,9 @@ export function createSession(view) {
   function listen() {
     events = new EventSource(api("/events"));
     events.addEventListener("state", (event) => accept(JSON.parse(event.data)));
-    events.onopen = () => view.connection("live");
+    events.onopen = connectionBack;
     events.onerror = () => {
-      view.connection("reconnecting…");
+      view.connection("reconnecting");
       if (events && events.readyState === EventSource.CLOSED) resume();
     };
   }
@@ -70,11 +91,15 @@ export function createSession(view) {
   // server, which resumes the saved session): read the state again, then listen again; retry
   // while no server answers.
   async function resume() {
+    if (resuming) return;
+    resuming = true;
     close();
     const response = await fetch(api("/state")).catch(() => null);
+    resuming = false;
     if (response && response.status === 404) { expired(); return; }
     if (response && response.ok) {
       accept(await response.json());
+      lost = false;
       view.hideBanner();
       listen();
       return;
@@ -101,7 +126,7 @@ export function createSession(view) {
       if (response.status === 404) { expired(); return; }
       view.banner(body.error || ("HTTP " + response.status), false);
     } catch (error) {
-      view.banner("Cannot reach the server: " + error.message, false);
+      connectionLost();
     }
   }
 

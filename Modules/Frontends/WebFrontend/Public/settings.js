@@ -1,7 +1,13 @@
 // The Settings screen: a form whose every control writes one field through a binding action.
 import { $, renderConfirmation, setShown, setText } from "./dom.js";
 
+// The two channels can be chosen only while notifications are on (`canChooseNotificationChannels`).
+const channels = ["setting-sendEmailNotifications", "setting-sendMobileNotifications"];
+
 export function bind(send) {
+  // Every control saves as it changes: Enter in the name field has nothing to submit (and the
+  // page's policy forbids form submissions).
+  $("settings-form").addEventListener("submit", (event) => event.preventDefault());
   for (const control of document.querySelectorAll("#settings-form [data-field]")) {
     const field = control.dataset.field;
     if (control.type === "checkbox") {
@@ -27,6 +33,8 @@ export function render(state) {
       control.value = value;
     }
   }
+  for (const id of channels) $(id).disabled = !settings.canChooseNotificationChannels;
+  setShown($("channels-hint"), !settings.canChooseNotificationChannels);
   setText($("displayName-error"), settings.displayNameError);
   setShown($("displayName-error"), !!settings.displayNameError);
   setText($("settings-storage-error"), settings.storageError);

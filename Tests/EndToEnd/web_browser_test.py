@@ -16,6 +16,7 @@ Exit status 0 when every check passes; the last line is "N passed, M failed".
 
 import datetime
 import http.server
+import importlib.util
 import json
 import os
 import pkgutil
@@ -36,11 +37,15 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "Tests", "WebFrontendTests", "Fixtures")
 TIMEOUT = 20  # seconds a page condition may take before the check fails
+# Where to keep a screenshot of every screen at 1280 and 390 px, for a person to look at.
+SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR")
 
 
 def free_port():
@@ -150,6 +155,65 @@ def page_state(driver):
     return json.loads(driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "fetch('/api/session/state').then(r => r.text()).then(done);"))["state"]
+
+
+def metric(base, name, **labels):
+    """The value of one series of the server's /metrics (0 when it is not there yet)."""
+    text = urllib.request.urlopen(base + "metrics", timeout=10).read().decode()
+    wanted = ",".join(f'{key}="{value}"' for key, value in sorted(labels.items()))
+    total = 0.0
+    for line in text.splitlines():
+        match = re.fullmatch(r"(\w+)(?:\{(.*)\})? (\S+)", line)
+        if not match or match.group(1) != name:
+            continue
+        if all(f'{key}="{value}"' in (match.group(2) or "") for key, value in labels.items()):
+            total += float(match.group(3))
+    return total
+
+
+def axe_script():
+    """axe-core's script, from the axe-playwright-python package (only its axe.min.js is used)."""
+    spec = importlib.util.find_spec("axe_playwright_python")
+    assert spec and spec.submodule_search_locations, "axe-playwright-python is not installed"
+    with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf8") as file:
+        return file.read()
+
+
+def serious_accessibility_violations(driver):
+    """axe-core's serious and critical violations of WCAG 2.2 A and AA on the page as it is."""
+    if not driver.execute_script("return typeof axe !== 'undefined'"):
+        driver.execute_script(axe_script())
+    results = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: "
+        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}})"
+        ".then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))))"
+        ".catch((e) => done([{id: 'axe failed', impact: 'critical', help: String(e), nodes: []}]));")
+    return [v for v in results if v["impact"] in ("serious", "critical")]
+
+
+def forget_cookies(driver):
+    """Makes the browser a new visitor: every cookie of every path goes (WebDriver's own delete
+    only reaches the cookies the current page can see, not those of /api/session)."""
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+
+
+def path(driver):
+    return urllib.parse.urlparse(driver.current_url).path
+
+
+def active_id(driver):
+    return driver.execute_script("return document.activeElement && document.activeElement.id")
+
+
+def keys(driver, *sequence):
+    """Presses keys in the page, as a keyboard does, wherever the focus is."""
+    ActionChains(driver).send_keys(*sequence).perform()
+
+
+def shift_tab(driver):
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
 
 
 def name_and_favorite(c, name, episode):
@@ -298,6 +362,11 @@ class Checks:
     def type(self, css, keys, index=0):
         """Types `keys` into the index-th match of `css`."""
         self._act(css, index, lambda element: element.send_keys(keys))
+
+    def replace_text(self, css, text, index=0):
+        """Selects what the index-th match holds and types `text` over it, as a person does (the
+        page hears every keystroke)."""
+        self._act(css, index, lambda element: element.send_keys(Keys.CONTROL + "a" + Keys.NULL, text))
 
     def select(self, css, value, index=0):
         """Chooses the option whose value is `value` in the index-th <select> matching `css`."""
@@ -481,6 +550,186 @@ def main():
                    and all("°F" in row for row in rows[1:]), "forecast in °F")
             assert c.displayed("#forecast-estimate")
 
+        def first_visit_is_quiet():
+            # A first visit opens its session with one request: no 404 in the console, nothing
+            # counted as refused.
+            forget_cookies(driver)
+            driver.get_log("browser")
+            refused = metric(happy_url, "app_requests_refused_total")
+            driver.get(happy_url)
+            c.wait(lambda: c.text("#connection") == "live", "event stream open")
+            errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+            assert not errors, errors
+            assert metric(happy_url, "app_requests_refused_total") == refused
+            ready = urllib.request.urlopen(happy_url + "readyz", timeout=10)
+            assert ready.headers["Content-Type"] == "text/plain; charset=utf-8", ready.headers["Content-Type"]
+
+        def counters_are_named_and_removal_looks_destructive():
+            c.click("#tab-counters")
+            c.click("#add-counter")
+            c.wait(lambda: c.count("#counter-list .counter") == 2, "two counters")
+            assert c.texts("#counter-list .counter .counter-name") == ["Counter 1", "Counter 2"]
+            assert c.attributes("#counter-list .counter", "aria-label") == ["Counter 1", "Counter 2"]
+            c.click('#counter-list .counter [data-do="counter.remove"]', 1)
+            c.wait(lambda: c.displayed("#removal-confirmation"), "removal asks first")
+            assert "destructive" in c.attribute("#removal-confirm", "class").split()
+            assert "destructive" not in c.attribute("#removal-cancel", "class").split()
+            c.click("#removal-confirm")
+            c.wait(lambda: c.count("#counter-list .counter") == 1, "one counter again")
+
+        def search_says_when_nothing_is_found_and_typing_fast_is_fine():
+            c.click("#tab-search")
+            assert c.attribute("#search-query", "maxlength") == "200"
+            c.replace_text("#search-query", "Zzyzx")
+            c.wait(lambda: c.displayed("#search-empty"), "no results said")
+            assert c.text("#search-empty") == "No places found."
+            # Thirty characters typed as fast as the driver can: a few requests, never a 429.
+            sent = metric(happy_url, "app_actions_total", type="search.query")
+            c.replace_text("#search-query", "a long name nobody ever typed ")
+            c.wait(lambda: c.displayed("#search-empty"), "searched")
+            requests = metric(happy_url, "app_actions_total", type="search.query") - sent
+            assert requests < 30, requests
+            assert "shown" not in (c.attribute("#banner", "class") or ""), c.text("#banner-text")
+            c.replace_text("#search-query", "London")
+            c.wait(lambda: c.count("#search-results li button") == 2, "two results")
+            assert c.displayed("#search-empty") is False
+
+        def chart_has_a_legend_a_unit_and_a_credit():
+            c.click("#search-results li button", 0)
+            c.wait(lambda: c.displayed("#forecast-svg"), "chart shown")
+            assert c.texts("#forecast-svg text.legend") == ["Maximum", "Minimum"]
+            assert c.text("#forecast-svg text.unit") == "°C"
+            assert c.text("#forecast-credit") == "Weather data by Open-Meteo.com (CC BY 4.0).", c.text("#forecast-credit")
+            # The chart takes the card's width.
+            widths = driver.execute_script(
+                "return [document.querySelector('#forecast-svg').getBoundingClientRect().width,"
+                " document.querySelector('#forecast').clientWidth]")
+            assert widths[0] > 0.85 * widths[1], widths
+
+        def settings_form_enter_and_disabled_channels():
+            c.click("#tab-settings")
+            c.wait(lambda: c.displayed("#setting-displayName"), "settings shown")
+            driver.get_log("browser")
+            c.type("#setting-displayName", Keys.ENTER)
+            time.sleep(0.5)
+            assert path(driver) == "/settings", driver.current_url
+            violations = [e["message"] for e in driver.get_log("browser")
+                          if "Content Security Policy" in e["message"] or e["level"] == "SEVERE"]
+            assert not violations, violations
+            assert c.selected("#setting-enableNotifications") is False
+            for channel in ("#setting-sendEmailNotifications", "#setting-sendMobileNotifications"):
+                assert c.attribute(channel, "disabled") is not None, f"{channel} is not disabled"
+            assert c.displayed("#channels-hint")
+            c.click("#setting-enableNotifications")
+            c.wait(lambda: c.attribute("#setting-sendEmailNotifications", "disabled") is None, "enabled")
+            assert c.displayed("#channels-hint") is False
+            c.click("#setting-sendEmailNotifications")
+            c.wait(lambda: c.selected("#setting-sendEmailNotifications"), "e-mail on")
+            c.click("#setting-enableNotifications")
+            c.wait(lambda: c.attribute("#setting-sendEmailNotifications", "disabled") is not None, "disabled again")
+            assert c.selected("#setting-sendEmailNotifications") is False
+
+        def back_forward_reload_and_a_shared_link():
+            c.click("#tab-episodes")
+            c.wait(lambda: path(driver) == "/episodes", "the address is the tab's")
+            c.click('#episode-list .episode [data-do="episode.open"]', 1)
+            c.wait(lambda: c.displayed("#episode-screen"), "screen pushed")
+            episode = page_state(driver)["episodeScreens"][-1]
+            address = "/episodes/" + episode["id"].lower()
+            c.wait(lambda: path(driver) == address, "the address names the screen")
+            driver.back()
+            c.wait(lambda: c.displayed("#episode-screen") is False, "Back closes the screen")
+            assert path(driver) == "/episodes", driver.current_url
+            driver.back()
+            c.wait(lambda: c.attribute("#tab-settings", "aria-selected") == "true", "Back goes to the tab before")
+            assert path(driver) == "/settings", driver.current_url
+            driver.forward()
+            c.wait(lambda: c.attribute("#tab-episodes", "aria-selected") == "true", "Forward: the tab")
+            driver.forward()
+            c.wait(lambda: c.displayed("#episode-screen"), "Forward opens the screen again")
+            assert c.text("#screen-title") == episode["title"]
+            driver.refresh()
+            c.wait(lambda: c.displayed("#episode-screen"), "a reload keeps the screen")
+            assert path(driver) == address
+            # A link to the screen, opened by someone with no session yet.
+            forget_cookies(driver)
+            driver.get(happy_url.rstrip("/") + address)
+            c.wait(lambda: c.displayed("#episode-screen"), "the shared link opens the screen")
+            assert c.text("#screen-title") == episode["title"]
+            assert "session" not in driver.current_url.lower()
+            c.click("#screen-close")
+            c.wait(lambda: path(driver) == "/episodes", "closed")
+            # An address that is not the page's is replaced by the screen's own.
+            driver.get(happy_url + "episodes/not-an-episode")
+            c.wait(lambda: path(driver) == "/episodes", "an unknown address is corrected")
+
+        def keyboard_only_through_every_tab():
+            forget_cookies(driver)
+            driver.get(happy_url)
+            c.wait(lambda: c.text("#connection") == "live", "event stream open")
+            driver.execute_script("document.activeElement && document.activeElement.blur()")
+            keys(driver, Keys.TAB)
+            assert active_id(driver) == "tab-counters", active_id(driver)
+            keys(driver, Keys.TAB)
+            assert active_id(driver) == "add-counter", active_id(driver)
+            keys(driver, Keys.ENTER)
+            c.wait(lambda: c.count("#counter-list .counter") == 2, "a counter added by keyboard")
+            shift_tab(driver)
+            assert active_id(driver) == "tab-counters", active_id(driver)
+            keys(driver, Keys.ARROW_RIGHT)
+            c.wait(lambda: c.attribute("#tab-search", "aria-selected") == "true", "→ selects Search")
+            assert active_id(driver) == "tab-search"
+            keys(driver, Keys.TAB)
+            assert active_id(driver) == "search-query", active_id(driver)
+            keys(driver, "London")
+            c.wait(lambda: c.count("#search-results li button") == 2, "two results")
+            keys(driver, Keys.ARROW_DOWN)
+            assert driver.execute_script("return document.activeElement.textContent") == \
+                "London, England — United Kingdom"
+            keys(driver, Keys.ARROW_DOWN, Keys.ARROW_UP, Keys.ENTER)
+            c.wait(lambda: c.displayed("#forecast-svg"), "Enter on a result shows its forecast")
+            driver.execute_script("document.getElementById('tab-search').focus()")
+            keys(driver, Keys.ARROW_RIGHT)
+            c.wait(lambda: c.attribute("#tab-settings", "aria-selected") == "true", "→ selects Settings")
+            keys(driver, Keys.TAB)
+            assert active_id(driver) == "setting-displayName", active_id(driver)
+            keys(driver, "Kay")
+            c.wait(lambda: c.text("#header") == "Hello, Kay!", "typed by keyboard")
+            keys(driver, Keys.TAB, Keys.TAB)
+            assert active_id(driver) == "setting-enableNotifications", active_id(driver)
+            keys(driver, Keys.SPACE)
+            c.wait(lambda: c.selected("#setting-enableNotifications"), "Space toggles")
+            driver.execute_script("document.getElementById('tab-settings').focus()")
+            keys(driver, Keys.END)
+            c.wait(lambda: c.attribute("#tab-episodes", "aria-selected") == "true", "End selects Episodes")
+            keys(driver, Keys.TAB)
+            assert driver.execute_script("return document.activeElement.dataset.do") == "episode.open"
+            keys(driver, Keys.ENTER)
+            c.wait(lambda: c.displayed("#episode-screen"), "Enter opens the screen")
+            c.wait(lambda: active_id(driver) == "screen-close", "focus moves into the screen")
+            keys(driver, Keys.ENTER)
+            c.wait(lambda: c.displayed("#episode-screen") is False, "Enter on ‹ Episodes closes it")
+            c.wait(lambda: driver.execute_script("return document.activeElement.dataset.do") == "episode.open",
+                   "focus is back on the row")
+            keys(driver, Keys.HOME)
+            driver.execute_script("document.getElementById('tab-episodes').focus()")
+            keys(driver, Keys.HOME)
+            c.wait(lambda: c.attribute("#tab-counters", "aria-selected") == "true", "Home selects Counters")
+
+        def no_serious_accessibility_violations_on_any_screen():
+            found = {}
+            for width in (1280, 390):
+                driver.set_window_size(width, 900)
+                for tab in ("counters", "search", "settings", "episodes"):
+                    c.click(f"#tab-{tab}")
+                    c.wait(lambda: c.attribute(f"#tab-{tab}", "aria-selected") == "true", tab)
+                    for violation in serious_accessibility_violations(driver):
+                        found[(width, tab, violation["id"])] = violation
+                    if SCREENSHOTS:
+                        driver.save_screenshot(os.path.join(SCREENSHOTS, f"{tab}-{width}.png"))
+            driver.set_window_size(1280, 900)
+            assert not found, json.dumps(list(found.values()), indent=1)[:3000]
+
         def bad_configuration_stops_the_server():
             cases = {
                 "LOG_LEVEL": ("garbage", 'LOG_LEVEL="garbage" is not valid: expected a log level'),
@@ -551,10 +800,15 @@ def main():
             first.kill()
             first.wait(timeout=10)
             processes.remove(first)
+            # While no server answers, the page says so and takes no input.
+            c.wait(lambda: c.text("#connection") == "reconnecting…", "reconnecting shown")
+            c.wait(lambda: c.attribute("main", "inert") is not None, "the page takes no input")
 
             second, _ = launch(["--offline", "--database", database], port=port)
             processes.append(second)
             c.wait(lambda: c.text("#connection") == "live", "the event stream reconnected")
+            c.wait(lambda: c.attribute("main", "inert") is None, "the page takes input again")
+            assert "shown" not in (c.attribute("#banner", "class") or ""), c.text("#banner-text")
             assert (counts() or [None])[0] == "3", counts()
             ticked = int(counts()[1])
             c.wait(lambda: int((counts() or ["0", "0"])[1]) > ticked, "the timer runs again")
@@ -587,6 +841,19 @@ def main():
              session_survives_a_reload),
             ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),
             ("upstream errors are visible", upstream_errors_are_visible),
+            ("a first visit logs no error and counts no refusal; /readyz is text", first_visit_is_quiet),
+            ("counters have names; the removal's button looks destructive",
+             counters_are_named_and_removal_looks_destructive),
+            ("a search that finds nothing says so; fast typing sends few requests",
+             search_says_when_nothing_is_found_and_typing_fast_is_fine),
+            ("the chart has a legend, a unit and a visible credit", chart_has_a_legend_a_unit_and_a_credit),
+            ("Enter in the settings submits nothing; channels are disabled while notifications are off",
+             settings_form_enter_and_disabled_channels),
+            ("Back, Forward, reload and a shared link follow the screens",
+             back_forward_reload_and_a_shared_link),
+            ("a keyboard alone goes through every tab", keyboard_only_through_every_tab),
+            ("no serious or critical accessibility violation (axe-core, WCAG 2.2 AA), 1280 and 390 px",
+             no_serious_accessibility_violations_on_any_screen),
             ("a bad variable or flag stops the server with a clear message",
              bad_configuration_stops_the_server),
             ("offline: Seoul's forecast starts today, °C then °F, labelled",

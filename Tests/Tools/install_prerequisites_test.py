@@ -20,6 +20,7 @@ import unittest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "Tools" / "install-prerequisites"
 EVERYTHING = ["libsqlite3-dev", "tmux", "chromium", "chromium-driver", "postgresql", "haproxy"]
+MODULES = ["selenium", "axe_playwright_python"]
 # The real programs the script (and the stand-ins) may call. Only these are on the PATH it gets,
 # so a sudo or apt-get of the machine running the tests is never reached.
 REAL_TOOLS = ["bash", "sh", "env", "mktemp", "tail", "rm", "chmod", "cat", "grep", "printf"]
@@ -53,13 +54,14 @@ STANDINS = {
     "id": r"""
         [ "$1" = -u ] && echo "$STANDIN_UID"
     """,
-    # python3 -c 'import MODULE' and python3 -m pip install … MODULES.
+    # python3 -c '<find the module>' MODULE, and python3 -m pip install … REQUIREMENTS (a
+    # requirement's module is its name with "_" for "-").
     "python3": r"""
-        if [ "$1" = -c ]; then grep -qx "${2#import }" "$STATE/modules"; exit; fi
+        if [ "$1" = -c ]; then grep -qx "${@: -1}" "$STATE/modules"; exit; fi
         echo "python3 $*" >>"$STATE/calls"
         [ -e "$STATE/fail-pip" ] && { echo "ERROR: No matching distribution found for selenium" >&2; exit 1; }
         for argument in "${@:4}"; do
-          case "$argument" in -*) ;; *) echo "$argument" >>"$STATE/modules" ;; esac
+          case "$argument" in -*) ;; *) echo "${argument//-/_}" >>"$STATE/modules" ;; esac
         done
     """,
 }
@@ -132,7 +134,9 @@ class InstallPrerequisitesTests(unittest.TestCase):
         result = machine.run()
         self.assert_succeeded(result)
         self.assertEqual(machine.installed(), set(EVERYTHING))
-        self.assertEqual(machine.modules(), {"selenium"})
+        self.assertEqual(machine.modules(), set(MODULES))
+        self.assertIn("python3 -m pip install --quiet --disable-pip-version-check --no-deps "
+                      "axe-playwright-python", machine.calls())
         calls = machine.calls()
         self.assertTrue(calls[0].startswith("apt-get update"), calls)
         [install] = self.install_calls(machine)
@@ -154,14 +158,14 @@ class InstallPrerequisitesTests(unittest.TestCase):
         self.assertEqual(machine.policy.read_text(), "#!/bin/sh\n# the machine's own\nexit 101\n")
 
     def test_nothing_missing_calls_no_package_manager(self):
-        machine = self.machine(installed=EVERYTHING, modules=["selenium"])
+        machine = self.machine(installed=EVERYTHING, modules=MODULES)
         result = machine.run()
         self.assert_succeeded(result)
         self.assertEqual(machine.calls(), [])
         self.assertEqual(result.stdout, "")
 
     def test_not_root_goes_through_sudo(self):
-        machine = self.machine(installed=EVERYTHING[:-1], modules=["selenium"], uid=1000, has_sudo=True)
+        machine = self.machine(installed=EVERYTHING[:-1], modules=MODULES, uid=1000, has_sudo=True)
         result = machine.run()
         self.assert_succeeded(result)
         apt_calls = [call for call in machine.calls() if "apt-get" in call]
@@ -216,6 +220,7 @@ class InstallPrerequisitesTests(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn("installing selenium with pip failed: `python3 -m pip install --quiet "
                       "--disable-pip-version-check selenium` exited with status 1", result.stderr)
+        self.assertNotIn("axe-playwright-python", result.stdout, "it went on after a failure")
 
     def test_build_only_installs_the_sqlite_headers_and_nothing_else(self):
         machine = self.machine()

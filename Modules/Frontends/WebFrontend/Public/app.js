@@ -41,33 +41,38 @@ function recordAddress(state) {
   else history.replaceState({ app: true }, "", address);
 }
 
-// Sends the actions that bring the screen to `address`, one after the other.
+// Sends the actions that bring the screen to `address`, one after the other. A newer address
+// (Back pressed twice) takes over: the older one stops where it is.
+let navigation = 0;
 async function follow(address) {
+  const mine = ++navigation;
   const target = parseAddress(address, tabs.map((tab) => tab.dataset.tab));
   if (!target || !shown) { if (shown) history.replaceState({ app: true }, "", addressOf(shown)); return; }
   following = true;
   try {
-    for (let step = stepsToward(shown, target); step; step = stepsToward(shown, target)) {
+    for (let step = stepsToward(shown, target); step && mine === navigation; step = stepsToward(shown, target)) {
       const before = shown;
       await session.send(step);
       if (shown === before) break;  // refused (the server said why in the banner)
     }
   } finally {
-    following = false;
+    if (mine === navigation) following = false;
   }
-  history.replaceState({ app: true }, "", addressOf(shown));
+  if (mine === navigation) history.replaceState({ app: true }, "", addressOf(shown));
 }
 
-let followedFirstAddress = false;
+// The address the page was opened at (a reload, a shared link): it wins over the session's
+// screen, once, when the first state arrives.
+let openedAt = location.pathname;
 const session = createSession({
   state(state) {
+    if (openedAt === null) { render(state); return; }
+    const address = openedAt;
+    openedAt = null;
+    following = true;
     render(state);
-    // The address the page was opened at (a reload, a shared link) wins over the session's.
-    if (!followedFirstAddress) {
-      followedFirstAddress = true;
-      if (location.pathname !== "/") follow(location.pathname);
-      else history.replaceState({ app: true }, "", addressOf(state));
-    }
+    following = false;
+    follow(address);
   },
   banner(message, canRestart) {
     $("banner-text").textContent = message;

@@ -14,6 +14,10 @@ function showHeart(heart, item) {
   heart.setAttribute("aria-label", (item.isFavorite ? "Unfavorite " : "Favorite ") + item.title);
 }
 
+// The screen on top, by id: focus follows it when it changes (into a pushed screen, back to the
+// row's Open button when it closes), so a keyboard user is never left on a hidden control.
+let topScreenID;
+
 export function render(state, send) {
   const screens = state.episodeScreens || [];
   const screen = screens.length ? screens[screens.length - 1] : null;
@@ -45,6 +49,15 @@ export function render(state, send) {
     setShown(card.querySelector(".alert"), !!episode.alert);
     setText(card.querySelector(".alert-text"), alertText(episode.alert));
   });
+  const id = screen ? String(screen.id) : null;
+  if (topScreenID !== undefined && id !== topScreenID && state.selectedTab === "episodes") {
+    if (screen) $("screen-close").focus();
+    else {
+      const row = Array.from($("episode-list").children).find((card) => card.dataset.id === topScreenID);
+      if (row) row.querySelector('[data-do="episode.open"]').focus();
+    }
+  }
+  topScreenID = id;
   setText($("episodes-error"), state.episodesError);
   setShown($("episodes-error"), !!state.episodesError);
 }

@@ -158,6 +158,26 @@ struct SessionAPITests {
     }
   }
 
+  @Test func aChannelCannotBeChosenWhileNotificationsAreOff() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      let before = try await client.state(of: id)
+      #expect(before.state.settings.canChooseNotificationChannels == false)
+      let refused = try await client.post(
+        #"{"type": "settings.set", "field": "sendMobileNotifications", "value": true}"#, to: id)
+      #expect(refused.status == .conflict)
+      let error = try decodeBody(refused, as: APIError.Body.self)
+      #expect(
+        error.error
+          == "notifications are off: turn them on before choosing sendMobileNotifications")
+      #expect(try await client.state(of: id).revision == before.revision, "nothing changed")
+      let on = try await client.send(.changeSetting(.enableNotifications(true)), to: id).state
+      #expect(on.settings.canChooseNotificationChannels)
+      let chosen = try await client.send(.changeSetting(.sendMobileNotifications(true)), to: id)
+      #expect(chosen.state.settings.sendMobileNotifications)
+    }
+  }
+
   @Test func settingsAreChangedAndTheHeaderFollowsTheDisplayName() async throws {
     try await makeApplication(makeRegistry()).test(.router) { client in
       let id = try await client.createSession().id

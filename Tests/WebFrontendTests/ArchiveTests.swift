@@ -170,7 +170,7 @@ struct ArchiveTests {
     }
   }
 
-  @Test func anArchiveThatFailsLeavesTheServerServing() async throws {
+  @Test func anArchiveThatFailsLeavesTheServerServingWithoutClaimingSaves() async throws {
     let saves = LockIsolated(0)
     let broken = SessionArchive(
       load: { _ in throw ArchiveDown() },
@@ -184,8 +184,11 @@ struct ArchiveTests {
     try await makeApplication(registry).test(.router) { client in
       let session = try await createSession(client)
       let response = try await send(.incrementCounter(id: firstCounter), session, client)
-      #expect(response.status == .ok, "the action is answered; the state stays in memory")
-      let after: SessionResponse = try decodeBody(response)
+      // The action is answered, as not saved: a 2xx would claim it is kept. The state stays in
+      // memory, and the server goes on serving.
+      #expect(response.status == .serviceUnavailable)
+      #expect(try decodeBody(response, as: APIError.Body.self).error.hasPrefix("not saved: "))
+      let after: SessionResponse = try decodeBody(try await state(session, client))
       #expect(after.state.counters.first?.count == 1)
       #expect(saves.value >= 1)
       // An unknown session cannot be looked up: 503, so that the page tries again.
@@ -202,7 +205,7 @@ struct ArchiveTests {
     }
   }
 
-  @Test func anArchiveThatHangsHoldsAnAnswerOnlyUntilTheTimeout() async throws {
+  @Test func anArchiveThatHangsHoldsAnAnswerOnlyUntilTheTimeoutAndSaysNotSaved() async throws {
     let hanging = SessionArchive(
       load: { _ in nil },
       save: { _ in try await Task.sleep(for: .seconds(3_600)) },
@@ -212,9 +215,13 @@ struct ArchiveTests {
     try await makeApplication(registry).test(.router) { client in
       let session = try await createSession(client)
       for count in 1...3 {
+        // Answered when the timeout is up, as not (yet) saved; the state is in memory.
         let response = try await send(.incrementCounter(id: firstCounter), session, client)
-        #expect(response.status == .ok)
-        let after: SessionResponse = try decodeBody(response)
+        #expect(response.status == .serviceUnavailable)
+        #expect(
+          try decodeBody(response, as: APIError.Body.self).error.hasPrefix(
+            "not saved: the storage did not confirm the write in time"))
+        let after: SessionResponse = try decodeBody(try await state(session, client))
         #expect(after.state.counters.first?.count == count)
       }
     }

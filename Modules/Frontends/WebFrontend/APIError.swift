@@ -47,6 +47,15 @@ extension APIError {
     APIError(.notFound, "unknown or expired session; create one with POST /api/session")
   }
 
+  /// The state an action produced is not saved (yet): the change is in the session, and the
+  /// server keeps trying to save it, but a 2xx would claim it is kept.
+  static func notSaved(_ reason: String) -> Self {
+    APIError(
+      .serviceUnavailable,
+      "not saved: \(reason). The change is kept on this server and saved as soon as the storage takes writes again; a restart of this server before then would lose it.",
+      headers: [.retryAfter: "5"])
+  }
+
   /// The request carries no session cookie.
   static var noSession: Self {
     APIError(.notFound, "no session; create one with POST /api/session")

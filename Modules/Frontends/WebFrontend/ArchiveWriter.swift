@@ -12,19 +12,52 @@ import Synchronization
 /// before it was written is never written, and whoever waited for it is released with the newer
 /// one (a session releases the waiters of every revision up to the one written). Each session
 /// hears when its state is written (or failed to be), with the revision.
+///
+/// A write that fails is tried again — after 50 ms, then twice as long each time up to 2 s —
+/// until it succeeds or the session is forgotten (``forget(_:)``), newest state first: a state
+/// that failed waits with the states handed over since, and a newer one of its session replaces
+/// it. So whatever a session showed is in the database once the database takes writes again,
+/// with no further request. ``health`` tells whether writes are failing (readiness) and how
+/// long the oldest unsaved state has waited (metrics).
 final class ArchiveWriter: Sendable {
   /// A session's state waiting to be written.
   struct Pending: Sendable {
     let visitor: VisitorID
     let revision: Int
     let snapshot: AppFeature.Snapshot
-    /// Called once the state is written (`nil`) or could not be (the error), with its revision.
+    /// Called once the state is written (`nil`) or could not be (the error), with its revision;
+    /// after a failure, again for each later try.
     let written: @Sendable (_ revision: Int, _ failure: (any Error)?) -> Void
+    /// Since when the session has had a state that is not saved: kept from the state this one
+    /// replaced, if that was not saved either.
+    var unsavedSince: ContinuousClock.Instant = .now
   }
+
+  /// Whether writes succeed, as readiness and metrics read it.
+  struct Health: Equatable, Sendable {
+    /// Since when writes have failed without one succeeding; `nil` while they succeed.
+    var failingSince: ContinuousClock.Instant?
+    /// What the last failed write said.
+    var lastFailure: String?
+    /// Writes of a session's state that failed, and that were tried again, since the start.
+    var failedSaves = 0
+    var retriedSaves = 0
+    /// Since when the oldest state not yet saved has waited; `nil` when every state is saved.
+    var oldestUnsaved: ContinuousClock.Instant?
+  }
+
+  /// The pause before the first retry, and the longest pause between two.
+  static let firstRetryDelay: Duration = .milliseconds(50)
+  static let longestRetryDelay: Duration = .seconds(2)
 
   private struct State {
     var pending: [SessionID: Pending] = [:]
     var isWriting = false
+    var health = Health()
+    /// The states of the write on its way, by session, with since when each is unsaved.
+    var writing: [SessionID: ContinuousClock.Instant] = [:]
+    /// Sessions forgotten while their state was being written: not tried again.
+    var forgotten: Set<SessionID> = []
   }
 
   private let state = Mutex(State())
@@ -39,8 +72,14 @@ final class ArchiveWriter: Sendable {
     _ id: SessionID, _ entry: Pending,
     save: @escaping @Sendable ([SessionID: SessionArchive.Entry]) async throws -> Void
   ) {
+    var entry = entry
     let startsWriting = state.withLock { state -> Bool in
-      if let waiting = state.pending[id], waiting.revision >= entry.revision { return false }
+      if let waiting = state.pending[id] {
+        if waiting.revision >= entry.revision { return false }
+        entry.unsavedSince = min(entry.unsavedSince, waiting.unsavedSince)
+      }
+      if let writing = state.writing[id] { entry.unsavedSince = min(entry.unsavedSince, writing) }
+      state.forgotten.remove(id)
       state.pending[id] = entry
       guard !state.isWriting else { return false }
       state.isWriting = true
@@ -51,10 +90,30 @@ final class ArchiveWriter: Sendable {
     }
   }
 
-  /// Writes what waits, one batch at a time, until nothing does.
+  /// Stops writing a session's state (the session ended and its saved state is deleted): a state
+  /// that waits, or fails on its way, is not tried again.
+  func forget(_ id: SessionID) {
+    state.withLock { state in
+      state.pending[id] = nil
+      if state.writing[id] != nil { state.forgotten.insert(id) }
+    }
+  }
+
+  /// Whether writes succeed, and how long the oldest unsaved state has waited.
+  var health: Health {
+    state.withLock { state in
+      var health = state.health
+      health.oldestUnsaved = (state.pending.values.map(\.unsavedSince) + state.writing.values).min()
+      return health
+    }
+  }
+
+  /// Writes what waits, one batch at a time, until nothing does; a failed batch waits with what
+  /// came since and is tried again after a pause.
   private func write(
     with save: @Sendable ([SessionID: SessionArchive.Entry]) async throws -> Void
   ) async {
+    var delay = Self.firstRetryDelay
     while let batch = nextBatch() {
       var entries: [SessionID: SessionArchive.Entry] = [:]
       entries.reserveCapacity(batch.count)
@@ -75,8 +134,43 @@ final class ArchiveWriter: Sendable {
           failure = error
         }
       }
-      for (id, pending) in batch where entries[id] != nil {
+      let written = batch.filter { entries[$0.key] != nil }
+      settle(written, failure: failure)
+      for pending in written.values {
         pending.written(pending.revision, failure)
+      }
+      if failure == nil {
+        delay = Self.firstRetryDelay
+      } else {
+        try? await Task.sleep(for: delay)
+        delay = min(delay * 2, Self.longestRetryDelay)
+      }
+    }
+  }
+
+  /// After a write: its states are saved, or wait to be tried again unless a newer state of
+  /// their session waits already (or the session was forgotten meanwhile).
+  private func settle(_ batch: [SessionID: Pending], failure: (any Error)?) {
+    state.withLock { state in
+      defer {
+        state.writing = [:]
+        state.forgotten = []
+      }
+      guard let failure else {
+        state.health.failingSince = nil
+        return
+      }
+      state.health.failingSince = state.health.failingSince ?? .now
+      state.health.lastFailure = failure.localizedDescription
+      state.health.failedSaves += batch.count
+      for (id, pending) in batch where !state.forgotten.contains(id) {
+        state.health.retriedSaves += 1
+        if var newer = state.pending[id] {
+          newer.unsavedSince = min(newer.unsavedSince, pending.unsavedSince)
+          state.pending[id] = newer
+        } else {
+          state.pending[id] = pending
+        }
       }
     }
   }
@@ -89,6 +183,7 @@ final class ArchiveWriter: Sendable {
         return nil
       }
       defer { state.pending = [:] }
+      state.writing = state.pending.mapValues(\.unsavedSince)
       return state.pending
     }
   }

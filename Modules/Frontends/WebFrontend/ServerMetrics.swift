@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 
 /// The server's metrics, in a Prometheus registry that `GET /metrics` exposes in the text format.
 ///
@@ -10,6 +11,8 @@ import Prometheus
 /// | `app_requests_refused_total` | counter | `reason` (`host`, `origin`, `method`, `rate_limited`, …) |
 /// | `app_http_request_duration_seconds` | histogram | `route`, `method` (from the route table, else both `other`) |
 /// | `app_event_streams_open` | gauge | — |
+/// | `app_session_saves_failed_total`, `app_session_saves_retried_total` | counter | — (a session's state whose write failed; tried again) |
+/// | `app_session_oldest_unsaved_seconds` | gauge | — (how long the oldest state not yet saved has waited; 0 when all are saved) |
 /// | `upstream_requests_total` | counter | `client`, `outcome` — recorded by the live clients through swift-metrics once the executable bootstraps it with ``registry`` |
 ///
 /// Every label value comes from a fixed set, so no request can grow the registry.
@@ -20,6 +23,11 @@ public final class ServerMetrics: Sendable {
   let sessionsLive: Gauge
   let sessionsCreated: Counter
   let eventStreamsOpen: Gauge
+  let savesFailed: Counter
+  let savesRetried: Counter
+  let oldestUnsavedAge: Gauge
+  /// The writer's counts already added to the two counters.
+  private let savesReported = Mutex<(failed: Int, retried: Int)>((0, 0))
   /// The duration histogram of every known route and method, and of `other`, made once: a
   /// request records into its histogram without a look-up in the registry.
   private let durationHistograms: [String: [String: DurationHistogram]]
@@ -40,6 +48,18 @@ public final class ServerMetrics: Sendable {
       descriptor: .init(
         namespace: "app", metricName: "event_streams", unitName: "open",
         helpText: "Event streams open now."))
+    savesFailed = registry.makeCounter(
+      descriptor: .init(
+        namespace: "app", metricName: "session_saves_failed", unitName: "total",
+        helpText: "Writes of a session's state that failed."))
+    savesRetried = registry.makeCounter(
+      descriptor: .init(
+        namespace: "app", metricName: "session_saves_retried", unitName: "total",
+        helpText: "Writes of a session's state tried again after a failure."))
+    oldestUnsavedAge = registry.makeGauge(
+      descriptor: .init(
+        namespace: "app", metricName: "session_oldest_unsaved", unitName: "seconds",
+        helpText: "How long the oldest session state not yet saved has waited."))
     var durationHistograms: [String: [String: DurationHistogram]] = [:]
     for (route, methods) in WebRoutes.routes {
       for method in methods.map(\.rawValue) {
@@ -75,8 +95,26 @@ public final class ServerMetrics: Sendable {
   /// The registry in the Prometheus text format, with the live-session gauge read at the moment
   /// of the scrape (sessions come and go in several places; only their count matters here).
   public func exposition(liveSessions: Int) -> String {
+    exposition(liveSessions: liveSessions, saves: nil)
+  }
+
+  /// The same, with how sessions' saves fare: failed and retried writes (counters brought up to
+  /// the writer's counts) and the age of the oldest unsaved state (0 when all are saved).
+  func exposition(liveSessions: Int, saves: ArchiveWriter.Health?) -> String {
     sessionsLive.set(to: Double(liveSessions))
+    if let saves {
+      savesReported.withLock { reported in
+        savesFailed.increment(by: Int64(saves.failedSaves - reported.failed))
+        savesRetried.increment(by: Int64(saves.retriedSaves - reported.retried))
+        reported = (saves.failedSaves, saves.retriedSaves)
+      }
+      oldestUnsavedAge.set(to: saves.oldestUnsaved.map { Self.seconds($0.duration(to: .now)) } ?? 0)
+    }
     return registry.emitToString()
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// The reason a refusal's status stands for.

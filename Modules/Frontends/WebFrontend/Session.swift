@@ -87,8 +87,17 @@ final class Session: Sendable {
   /// first.
   private struct Waiter {
     let revision: Int
-    let continuation: CheckedContinuation<Void, Never>
+    let continuation: CheckedContinuation<SaveOutcome, Never>
     var timeout: Timeouts.Token?
+  }
+
+  /// What became of the states a request waited for.
+  enum SaveOutcome: Equatable, Sendable {
+    case saved
+    /// The write failed (what the storage said); the writer tries again.
+    case failed(String)
+    /// Not written within the request's time.
+    case timedOut
   }
 
   /// How the session begins: new, or resumed from what its archive saved.
@@ -187,7 +196,9 @@ final class Session: Sendable {
   /// the state after it.
   ///
   /// - Throws: ``APIError`` (422/409) when the action names something that does not exist;
-  ///   nothing is sent then.
+  ///   nothing is sent then. 503 when the state it produced could not be saved: the change is
+  ///   in the session (and on the event stream) and its write is tried again until the storage
+  ///   takes it, but it is not acknowledged — a 2xx answer means saved.
   ///
   /// With an archive, the answer waits until the state the action produced is saved (at most
   /// `archiveTimeout`), so what the visitor sees acknowledged survives a crash.
@@ -198,18 +209,25 @@ final class Session: Sendable {
     try await Self.apply(action, to: store)
     // The state right after this action (another request of the session may follow at once).
     guard let snapshot else { throw APIError.unknownSession }
-    await waitUntilArchived(timeout: archiveTimeout)
-    return snapshot
+    switch await waitUntilArchived(timeout: archiveTimeout) {
+    case .saved:
+      return snapshot
+    case .failed(let reason):
+      throw APIError.notSaved("the storage refused the write (\(reason.prefix(120)))")
+    case .timedOut:
+      throw APIError.notSaved("the storage did not confirm the write in time")
+    }
   }
 
-  /// Returns once every state handed to the archive so far is saved (or failed to be), or after
-  /// `timeout`; at once without an archive.
-  func waitUntilArchived(timeout: Duration) async {
+  /// Returns once every state handed to the archive so far is saved, a write of one failed, or
+  /// after `timeout`; `.saved` at once without an archive.
+  func waitUntilArchived(timeout: Duration) async -> SaveOutcome {
     let isSaved = bookkeeping.withLock { state in
       state.archiving.map { $0.savedRevision >= $0.requestedRevision } ?? true
     }
-    guard !isSaved else { return }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    guard !isSaved else { return .saved }
+    return await withCheckedContinuation {
+      (continuation: CheckedContinuation<SaveOutcome, Never>) in
       let waiting = bookkeeping.withLock { state -> (id: Int, timeouts: Timeouts)? in
         guard var archiving = state.archiving,
           archiving.savedRevision < archiving.requestedRevision
@@ -222,14 +240,14 @@ final class Session: Sendable {
         return (waiterID, archiving.archive.writer.timeouts)
       }
       guard let (waiterID, timeouts) = waiting else {
-        continuation.resume()
+        continuation.resume(returning: .saved)
         return
       }
       let timeout = timeouts.add(after: timeout) { [weak self] in
         let late = self?.bookkeeping.withLock {
           $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
         }
-        late?.resume()
+        late?.resume(returning: .timedOut)
       }
       let isWaiting = bookkeeping.withLock { state in
         guard state.archiving?.waiters[waiterID] != nil else { return false }
@@ -240,26 +258,28 @@ final class Session: Sendable {
     }
   }
 
-  /// Called by the archive's writer when the state of `revision` is saved, or failed to be: a
-  /// failed write releases its waiters too (the answer goes out, the state stays in memory).
+  /// Called by the archive's writer when the state of `revision` is saved, or failed to be. Only
+  /// a confirmed write moves the saved revision; a failed one releases the requests that waited
+  /// for it (or for an earlier state) with the failure, while the writer tries again.
   private func archiveWritten(revision: Int, failure: (any Error)?) {
     if let failure {
       logger.warning(
-        "Session state not saved",
+        "Session state not saved; trying again",
         metadata: ["session": "\(logName)", "error": "\(failure.localizedDescription)"])
     }
     let (released, timeouts) = bookkeeping.withLock { state -> ([Waiter], Timeouts?) in
       guard var archiving = state.archiving else { return ([], nil) }
       defer { state.archiving = archiving }
-      archiving.savedRevision = max(archiving.savedRevision, revision)
-      let saved = archiving.savedRevision
-      let done = archiving.waiters.filter { $0.value.revision <= saved }
+      if failure == nil { archiving.savedRevision = max(archiving.savedRevision, revision) }
+      let reached = failure == nil ? archiving.savedRevision : revision
+      let done = archiving.waiters.filter { $0.value.revision <= reached }
       for waiterID in done.keys { archiving.waiters[waiterID] = nil }
       return (Array(done.values), archiving.archive.writer.timeouts)
     }
+    let outcome: SaveOutcome = failure.map { .failed($0.localizedDescription) } ?? .saved
     for waiter in released {
       if let timeout = waiter.timeout { timeouts?.remove(timeout) }
-      waiter.continuation.resume()
+      waiter.continuation.resume(returning: outcome)
     }
   }
 

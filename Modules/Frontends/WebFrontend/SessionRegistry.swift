@@ -116,6 +116,9 @@ public final class SessionRegistry: Sendable {
   /// Whether new sessions are accepted: `false` once the server has begun shutting down.
   public var isAcceptingSessions: Bool { table.withLock { !$0.isClosed } }
 
+  /// Whether sessions' states are being saved: `nil` without an archive.
+  var saveHealth: ArchiveWriter.Health? { archive?.writer.health }
+
   /// Whether a session with this id is live.
   public func contains(_ id: String) -> Bool {
     lookUp(id) != nil
@@ -324,7 +327,8 @@ public final class SessionRegistry: Sendable {
     session.end()
     guard let archive else { return }
     Task { [configuration, logger] in
-      await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+      _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+      archive.writer.forget(session.id)
       do {
         try await archive.delete(session.id)
       } catch {
@@ -341,7 +345,7 @@ public final class SessionRegistry: Sendable {
     await withTaskGroup(of: Void.self) { group in
       for session in sessions {
         group.addTask { [configuration] in
-          await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+          _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
         }
       }
     }

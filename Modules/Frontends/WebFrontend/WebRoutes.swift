@@ -10,7 +10,7 @@ import Logging
 /// | `GET /`, `/app.js`, `/app.css`, `/favicon.svg` | the page's files (``WebAssets``) |
 /// | `GET /counters`, `/search`, `/settings`, `/episodes`, `/episodes/<id>…` | the page, at the address of a tab or a pushed episode screen |
 /// | `GET /healthz` | 200 while the process runs |
-/// | `GET /readyz` | 200 while it accepts sessions, 503 while it drains |
+/// | `GET /readyz` | 200 while it accepts sessions and saves them, 503 while it drains or its saves fail |
 /// | `GET /api/actions` | the action catalogue: every action `type` and its fields |
 /// | `POST /api/session` | 200 ``Snapshot`` of the session the cookie names, if it lives; else 201 ``Snapshot`` and the session cookie: a new session |
 /// | `GET /api/session/state` | 200 ``Snapshot`` |
@@ -91,6 +91,13 @@ public enum WebRoutes {
       guard registry.isAcceptingSessions else {
         throw APIError(.serviceUnavailable, "the server is draining")
       }
+      // A balancer should send visitors elsewhere while this instance cannot save their changes.
+      if let health = registry.saveHealth, let since = health.failingSince {
+        let seconds = Int(since.duration(to: .now).components.seconds)
+        throw APIError(
+          .serviceUnavailable,
+          "saves are failing (for \(seconds) s): \(health.lastFailure?.prefix(200) ?? "")")
+      }
       return Response(
         status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
@@ -103,7 +110,8 @@ public enum WebRoutes {
           .contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store",
         ],
         body: ResponseBody(
-          byteBuffer: ByteBuffer(string: metrics.exposition(liveSessions: registry.count))))
+          byteBuffer: ByteBuffer(
+            string: metrics.exposition(liveSessions: registry.count, saves: registry.saveHealth))))
     }
 
     router.get("/api/actions") { _, _ in

@@ -1,0 +1,156 @@
+import ComposableArchitecture
+import FavoriteClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SettingsClient
+import Synchronization
+import Testing
+import WebFrontend
+
+/// What the server does when its storage refuses writes: nothing is acknowledged that is not
+/// saved, the refused states are saved by themselves once the storage takes writes again, and
+/// readiness and metrics say so meanwhile.
+@MainActor
+struct SaveFailureTests {
+  /// An in-memory archive whose writes fail while `isFailing` is set, as a full disk or an
+  /// unreachable database does.
+  final class FailingArchive: Sendable {
+    let stored = SessionArchive.inMemory()
+    let isFailing = Mutex(false)
+    let attempts = Mutex(0)
+
+    struct Refused: LocalizedError {
+      var errorDescription: String? { "disk I/O error: database or disk is full" }
+    }
+
+    var archive: SessionArchive {
+      SessionArchive(
+        load: stored.load,
+        save: { [self] entries in
+          attempts.withLock { $0 += 1 }
+          if isFailing.withLock({ $0 }) { throw Refused() }
+          try await stored.save(entries)
+        },
+        delete: stored.delete, prune: stored.prune)
+    }
+
+    func savedCount(of id: String) async throws -> Int? {
+      guard let sessionID = SessionID(id), let entry = try await stored.load(sessionID) else {
+        return nil
+      }
+      let snapshot = try JSONSerialization.jsonObject(with: entry.state) as? [String: Any]
+      let counters = snapshot?["counters"] as? [[String: Any]]
+      // The saved form of an observable state names each stored property with its underscore.
+      return counters?.first?["_count"] as? Int
+    }
+  }
+
+  /// The value of an unlabelled series in a /metrics answer.
+  nonisolated func value(_ name: String, in metrics: String) -> Double? {
+    metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+      .flatMap { Double($0.dropFirst(name.count + 1)) }
+  }
+
+  func metrics(_ client: some TestClientProtocol) async throws -> String {
+    String(buffer: try await client.call(.get, "/metrics").body)
+  }
+
+  func makeRegistry(_ archive: SessionArchive) -> SessionRegistry {
+    SessionRegistry(
+      configuration: .init(archiveTimeout: .seconds(30)), logger: quietLogger, archive: archive,
+      dependencies: {
+        $0.uuid = .incrementing
+        $0.continuousClock = TestClock()
+        $0.favoriteClient = .inMemory()
+        $0.settingsClient = .inMemory()
+      })
+  }
+
+  @Test func aRefusedWriteIsNotAcknowledgedAndIsSavedOnceTheStorageTakesWrites() async throws {
+    let storage = FailingArchive()
+    let registry = makeRegistry(storage.archive)
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
+      storage.isFailing.withLock { $0 = true }
+
+      // The change happens in the session, but the answer does not claim it is kept.
+      let refused = try await client.post(
+        #"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
+      #expect(refused.status == .serviceUnavailable)
+      #expect(refused.headers[.retryAfter] == "5")
+      let error = try decodeBody(refused, as: APIError.Body.self)
+      #expect(
+        error.error.hasPrefix(
+          "not saved: the storage refused the write (disk I/O error: database or disk is full)"))
+      #expect(try await client.state(of: id).state.counters.first?.count == 1)
+      #expect(try await storage.savedCount(of: id) == 0)
+
+      // Readiness tells a balancer; metrics count the failures and the unsaved state's age.
+      let ready = try await client.call(.get, "/readyz")
+      #expect(ready.status == .serviceUnavailable)
+      #expect(
+        try decodeBody(ready, as: APIError.Body.self).error.hasPrefix("saves are failing (for "))
+      let failing = try await metrics(client)
+      #expect((value("app_session_saves_failed_total", in: failing) ?? 0) >= 1)
+      #expect((value("app_session_oldest_unsaved_seconds", in: failing) ?? 0) > 0)
+
+      // The writer keeps trying; once the storage takes writes, the state is saved with no
+      // request from the visitor.
+      try await waitUntil { storage.attempts.withLock { $0 } >= 4 }
+      storage.isFailing.withLock { $0 = false }
+      try await waitUntil { (try? await storage.savedCount(of: id)) == 1 }
+      try await waitUntil { (try? await client.call(.get, "/readyz").status) == .ok }
+      let healthy = try await metrics(client)
+      #expect(value("app_session_oldest_unsaved_seconds", in: healthy) == 0)
+      #expect((value("app_session_saves_retried_total", in: healthy) ?? 0) >= 1)
+
+      // And acknowledged again.
+      let kept = try await client.send(.incrementCounter(id: firstCounter), to: id)
+      #expect(kept.state.counters.first?.count == 2)
+      #expect(try await storage.savedCount(of: id) == 2)
+    }
+  }
+
+  @Test func theNewestStateWinsOverTheOneThatFailed() async throws {
+    let storage = FailingArchive()
+    let registry = makeRegistry(storage.archive)
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
+      storage.isFailing.withLock { $0 = true }
+      for _ in 1...3 {
+        let answer = try await client.post(
+          #"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
+        #expect(answer.status == .serviceUnavailable)
+      }
+      storage.isFailing.withLock { $0 = false }
+      try await waitUntil { (try? await storage.savedCount(of: id)) == 3 }
+    }
+  }
+
+  @Test func aSessionEndedByItsVisitorIsNotWrittenAgain() async throws {
+    let storage = FailingArchive()
+    let registry = makeRegistry(storage.archive)
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
+      storage.isFailing.withLock { $0 = true }
+      _ = try await client.post(
+        #"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
+      #expect(try await client.call(.delete, "/api/session", session: id).status == .noContent)
+      // While the storage still refuses writes, the ended session's state stops waiting.
+      try await waitUntil {
+        guard let text = try? await metrics(client) else { return false }
+        return value("app_session_oldest_unsaved_seconds", in: text) == 0
+      }
+      storage.isFailing.withLock { $0 = false }
+      // Another session's acknowledged write goes through the same writer after any retry.
+      let other = try await client.createSession().id
+      try await client.send(.incrementCounter(id: firstCounter), to: other)
+      #expect(try await storage.savedCount(of: other) == 1)
+      #expect(try await storage.savedCount(of: id) == nil)
+    }
+  }
+}

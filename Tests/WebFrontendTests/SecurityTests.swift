@@ -82,6 +82,41 @@ struct SecurityTests {
     }
   }
 
+  @Test(arguments: [
+    "127.0.0.1:8080@evil.example", "localhost:80x", "127.0.0.1:99999", "127.0.0.1:",
+    "localhost:0", "[::1]:80@evil.example", "[::1]x", "localhost:80:81",
+  ])
+  func aHostThatIsNotJustANameAndAPortIsRefused(_ host: String) async throws {
+    let registry = makeRegistry()
+    try await makeApplication(registry).test(.live) { client in
+      let port = try #require(client.port)
+      let created = try await RawHTTP.exchange(
+        port: port,
+        "POST /api/session HTTP/1.1\r\nHost: localhost:\(port)\r\nOrigin: http://localhost:\(port)\r\n"
+          + "Content-Length: 0\r\n\r\n")
+      let cookie = try #require(created.range(of: "session=")).upperBound
+      let session = String(created[cookie...].prefix { $0 != ";" })
+      #expect(registry.contains(session))
+      // Even a state-changing request with the session's cookie changes nothing.
+      let answer = try await RawHTTP.exchange(
+        port: port,
+        "DELETE /api/session HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://localhost:\(port)\r\n"
+          + "Cookie: session=\(session)\r\nContent-Length: 0\r\n\r\n")
+      #expect(answer.hasPrefix("HTTP/1.1 421"), "\(answer.prefix(40))")
+      #expect(registry.contains(session))
+    }
+  }
+
+  @Test func twoHostHeadersAreRefused() async throws {
+    try await makeApplication(makeRegistry()).test(.live) { client in
+      let answer = try await RawHTTP.exchange(
+        port: try #require(client.port),
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n")
+      #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(40))")
+      #expect(answer.contains("a request has one Host header"))
+    }
+  }
+
   @Test func aRequestWithoutHostIsRefused() async throws {
     try await makeApplication(makeRegistry()).test(.live) { client in
       let answer = try await RawHTTP.exchange(

@@ -41,16 +41,41 @@ public struct WebSecurity: Equatable, Sendable {
 
   static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "::1"]
 
-  /// Whether `authority` (`name[:port]`, `[v6]:port`) names this server.
+  /// Whether `authority` (`name[:port]`, `[v6]:port`) names this server. The whole value is
+  /// read: anything but a host name or address and an optional port of 1 to 65535 (`@`, a path,
+  /// a second colon, spaces) names no server, so `127.0.0.1:8080@evil.example` is refused.
   func allows(authority: String) -> Bool {
-    let host: Substring
-    if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
-      host = authority[authority.index(after: authority.startIndex)..<end]
-    } else {
-      host = authority.split(separator: ":", maxSplits: 1).first ?? ""
-    }
+    guard let host = Self.host(ofAuthority: authority) else { return false }
     let name = host.lowercased()
     return Self.loopbackHosts.contains(name) || allowedHosts.contains(name)
+  }
+
+  /// The host of an authority (`name[:port]`, `[v6][:port]`), or `nil` when it is not one.
+  static func host(ofAuthority authority: String) -> Substring? {
+    var rest = Substring(authority)
+    let host: Substring
+    if rest.hasPrefix("[") {
+      guard let end = rest.firstIndex(of: "]") else { return nil }
+      host = rest[rest.index(after: rest.startIndex)..<end]
+      guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+        return nil
+      }
+      rest = rest[rest.index(after: end)...]
+    } else {
+      let colon = rest.firstIndex(of: ":") ?? rest.endIndex
+      host = rest[..<colon]
+      guard !host.isEmpty,
+        host.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "." })
+      else { return nil }
+      rest = rest[colon...]
+    }
+    guard !rest.isEmpty else { return host }
+    let port = rest.dropFirst()
+    guard rest.first == ":", (1...5).contains(port.count),
+      port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port),
+      (1...65_535).contains(number)
+    else { return nil }
+    return host
   }
 }
 
@@ -100,6 +125,8 @@ struct RequestGuard: RouterMiddleware {
     return response
   }
 
+  private static let host = HTTPField.Name("Host")!
+
   /// The security headers of every answer; the page's own CSP replaces the default one.
   static let headers: [(HTTPField.Name, String)] = [
     (.contentSecurityPolicy, "default-src 'none'; frame-ancestors 'none'"),
@@ -110,6 +137,10 @@ struct RequestGuard: RouterMiddleware {
   ]
 
   private func check(_ request: Request) throws(APIError) {
+    // The first Host header is the request's authority; another one is left among the headers.
+    if request.headers[Self.host] != nil {
+      throw APIError(.badRequest, "a request has one Host header")
+    }
     guard let authority = request.head.authority, security.allows(authority: authority) else {
       throw APIError(.misdirectedRequest, "this server does not answer to that Host")
     }

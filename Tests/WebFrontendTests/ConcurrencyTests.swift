@@ -13,6 +13,8 @@ struct ConcurrencyTests {
   nonisolated static let incrementsPerSession = 100
   /// Each session's increments are sent by this many concurrent senders.
   nonisolated static let sendersPerSession = 2
+  /// The connections of HummingbirdTesting's AsyncHTTPClient (its pool's default per host).
+  nonisolated static let clientConnections = 8
 
   /// With an archive, every acknowledged state is saved too (writes of many sessions grouped),
   /// and what is saved last for each session is its final state.
@@ -37,22 +39,29 @@ struct ConcurrencyTests {
 
       // Every session's counter has the same id (UUID 0): an action that reached the wrong
       // session would show up as a count out of place.
+      // The test client has `clientConnections` connections and gives each request 15 s,
+      // waiting for a connection included: more senders than connections would only queue in the
+      // client (on a loaded machine, past that deadline). So as many senders run at once as
+      // there are connections, a session's senders next to each other (they race).
+      let senders = ids.flatMap { id in Array(repeating: id, count: Self.sendersPerSession) }
       let seen = try await withThrowingTaskGroup(of: (String, [Int]).self) { group in
-        for id in ids {
-          for _ in 0..<Self.sendersPerSession {
-            group.addTask {
-              var counts: [Int] = []
-              for _ in 0..<(Self.incrementsPerSession / Self.sendersPerSession) {
-                let response = try await client.send(.incrementCounter(id: firstCounter), to: id)
-                counts.append(response.state.counters[0].count)
-              }
-              return (id, counts)
+        func send(as id: String) {
+          group.addTask {
+            var counts: [Int] = []
+            for _ in 0..<(Self.incrementsPerSession / Self.sendersPerSession) {
+              let response = try await client.send(.incrementCounter(id: firstCounter), to: id)
+              counts.append(response.state.counters[0].count)
             }
+            return (id, counts)
           }
         }
+        var waiting = senders[...]
+        for id in waiting.prefix(Self.clientConnections) { send(as: id) }
+        waiting = waiting.dropFirst(Self.clientConnections)
         var seen: [String: [Int]] = [:]
         for try await (id, counts) in group {
           seen[id, default: []] += counts
+          if let next = waiting.popFirst() { send(as: next) }
         }
         return seen
       }

@@ -56,6 +56,21 @@ struct SaveFailureTests {
     String(buffer: try await client.call(.get, "/metrics").body)
   }
 
+  /// A new session whose first state is saved, then the storage refusing writes.
+  func sessionSavedThenFailing(
+    _ storage: FailingArchive, _ client: some TestClientProtocol
+  ) async throws -> String {
+    let id = try await client.createSession().id
+    try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
+    storage.isFailing.withLock { $0 = true }
+    return id
+  }
+
+  /// An increment sent as raw JSON (a refused one has no state to decode).
+  func increment(_ id: String, _ client: some TestClientProtocol) async throws -> TestResponse {
+    try await client.post(#"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
+  }
+
   func makeRegistry(_ archive: SessionArchive) -> SessionRegistry {
     SessionRegistry(
       configuration: .init(archiveTimeout: .seconds(30)), logger: quietLogger, archive: archive,
@@ -69,15 +84,11 @@ struct SaveFailureTests {
 
   @Test func aRefusedWriteIsNotAcknowledgedAndIsSavedOnceTheStorageTakesWrites() async throws {
     let storage = FailingArchive()
-    let registry = makeRegistry(storage.archive)
-    try await makeApplication(registry).test(.router) { client in
-      let id = try await client.createSession().id
-      try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
-      storage.isFailing.withLock { $0 = true }
+    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+      let id = try await sessionSavedThenFailing(storage, client)
 
       // The change happens in the session, but the answer does not claim it is kept.
-      let refused = try await client.post(
-        #"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
+      let refused = try await increment(id, client)
       #expect(refused.status == .serviceUnavailable)
       #expect(refused.headers[.retryAfter] == "5")
       let error = try decodeBody(refused, as: APIError.Body.self)
@@ -115,14 +126,10 @@ struct SaveFailureTests {
 
   @Test func theNewestStateWinsOverTheOneThatFailed() async throws {
     let storage = FailingArchive()
-    let registry = makeRegistry(storage.archive)
-    try await makeApplication(registry).test(.router) { client in
-      let id = try await client.createSession().id
-      try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
-      storage.isFailing.withLock { $0 = true }
+    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+      let id = try await sessionSavedThenFailing(storage, client)
       for _ in 1...3 {
-        let answer = try await client.post(
-          #"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
+        let answer = try await increment(id, client)
         #expect(answer.status == .serviceUnavailable)
       }
       storage.isFailing.withLock { $0 = false }
@@ -132,13 +139,9 @@ struct SaveFailureTests {
 
   @Test func aSessionEndedByItsVisitorIsNotWrittenAgain() async throws {
     let storage = FailingArchive()
-    let registry = makeRegistry(storage.archive)
-    try await makeApplication(registry).test(.router) { client in
-      let id = try await client.createSession().id
-      try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
-      storage.isFailing.withLock { $0 = true }
-      _ = try await client.post(
-        #"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
+    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+      let id = try await sessionSavedThenFailing(storage, client)
+      _ = try await increment(id, client)
       #expect(try await client.call(.delete, "/api/session", session: id).status == .noContent)
       // While the storage still refuses writes, the ended session's state stops waiting.
       try await waitUntil {

@@ -138,7 +138,7 @@ def main():
         checks = Checks(driver)
         c = checks
         counts = lambda: c.texts("#counter-list .counter .count") or []
-        increment = lambda: c.find_all('#counter-list .counter [data-do="counter.increment"]')[0]
+        increment = lambda: c.click('#counter-list .counter [data-do="counter.increment"]', 0)
         serving = lambda: (driver.get_cookie("SERVERID") or {}).get("value")
 
         state = lambda: page_state(driver)
@@ -148,14 +148,14 @@ def main():
             c.wait(lambda: c.text("#connection") == "live", "event stream open")
             assert serving() in ("a", "b"), driver.get_cookies()
             for expected in ("1", "2", "3"):
-                increment().click()
+                increment()
                 c.wait(lambda: counts()[:1] == [expected], f"count {expected}")
-            c.find("#add-counter").click()
+            c.click("#add-counter")
             c.wait(lambda: len(counts()) == 2, "two counters")
-            c.find_all('#counter-list .counter [data-do="counter.timer"]')[1].click()
+            c.click('#counter-list .counter [data-do="counter.timer"]', 1)
             c.wait(lambda: int(counts()[1]) >= 1, "the second counter's timer ticks")
             name_and_favorite(c, "Ada", 1)
-            c.find("#tab-counters").click()
+            c.click("#tab-counters")
             c.wait(lambda: state()["selectedTab"] == "counters", "tab acknowledged")
 
         def the_serving_instance_is_killed_and_the_other_goes_on():
@@ -164,9 +164,12 @@ def main():
             ticked = int(counts()[1])
             processes[victim].send_signal(signal.SIGKILL)
             processes[victim].wait(timeout=10)
-            # The next action reaches the other instance (the balancer redispatches), which
-            # resumes the session from the database.
-            increment().click()
+            # The page's event stream reconnects through the balancer to the other instance,
+            # which resumes the session from the database; meanwhile the page takes no input
+            # ("reconnecting…"). The next action then reaches the survivor.
+            c.wait(lambda: c.text("#connection") == "reconnecting…", "the page saw the stream end")
+            c.wait(lambda: c.text("#connection") == "live", "the event stream reconnected")
+            increment()
             c.wait(lambda: counts()[:1] == ["4"], "count 4: nothing acknowledged was lost")
             c.wait(lambda: serving() == survivor, f"served by {survivor} now")
             c.wait(lambda: c.text("#connection") == "live", "the event stream reconnected")

@@ -206,9 +206,11 @@ final class Session: Sendable {
     _ action: UserAction, archiveTimeout: Duration = .seconds(2)
   ) async throws(APIError) -> Snapshot {
     guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
-    try await Self.apply(action, to: store)
-    // The state right after this action (another request of the session may follow at once).
-    guard let snapshot else { throw APIError.unknownSession }
+    // The state right after this action, read on the store's actor before another request of
+    // the session can send its own.
+    guard let snapshot = try await Self.apply(action, to: store, in: self) else {
+      throw APIError.unknownSession
+    }
     switch await waitUntilArchived(timeout: archiveTimeout) {
     case .saved:
       return snapshot
@@ -283,11 +285,14 @@ final class Session: Sendable {
     }
   }
 
-  /// Checks the action against the state and sends it, in one step on the store's actor.
+  /// Checks the action against the state and sends it, in one step on the store's actor, and
+  /// returns the snapshot it produced: the store's observer publishes within the send, so no
+  /// other request's action can come between.
   private static func apply(
-    _ action: UserAction, to store: isolated StoreActorOf<AppFeature>
-  ) throws(APIError) {
+    _ action: UserAction, to store: isolated StoreActorOf<AppFeature>, in session: Session
+  ) throws(APIError) -> Snapshot? {
     store.send(try AppFeature.webAPI.rootAction(for: action, in: store.state))
+    return session.snapshot
   }
 
   /// Opens an event stream: the current state first, then every change.

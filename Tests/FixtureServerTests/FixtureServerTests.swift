@@ -1,5 +1,6 @@
 import FixtureServer
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,11 +11,42 @@ import Testing
 private func get(_ url: URL) async throws -> (status: Int, body: String, echo: String?) {
   let session = URLSession(configuration: .ephemeral)
   defer { session.finishTasksAndInvalidate() }
-  let (data, response) = try await session.data(from: url)
+  let (data, response) = try await fetch(url, in: session)
   let http = try #require(response as? HTTPURLResponse)
   return (
     http.statusCode, String(decoding: data, as: UTF8.self), http.value(forHTTPHeaderField: "X-Echo")
   )
+}
+
+/// `session.data(from:)`, but cancelled without waiting. Foundation's own async `data(from:)`
+/// on Linux cancels its data task from the task's cancellation handler with a `sync` onto the
+/// session's queue, while the runtime holds the task's status lock; when that queue is at that
+/// moment resuming the same task (which needs the lock), both wait forever. A thread dump of a
+/// hung run of this suite showed exactly that in `stopWithAResponseStillDelayedReturns`. Here the
+/// handler only dispatches the cancel.
+private func fetch(_ url: URL, in session: URLSession) async throws -> (Data, URLResponse) {
+  let started = Mutex<URLSessionDataTask?>(nil)
+  let cancel: @Sendable (URLSessionDataTask?) -> Void = { task in
+    DispatchQueue.global().async { task?.cancel() }
+  }
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      let task = session.dataTask(with: url) { data, response, error in
+        if let error {
+          continuation.resume(throwing: error)
+        } else if let data, let response {
+          continuation.resume(returning: (data, response))
+        } else {
+          continuation.resume(throwing: URLError(.badServerResponse))
+        }
+      }
+      started.withLock { $0 = task }
+      task.resume()
+      if Task.isCancelled { cancel(task) }
+    }
+  } onCancel: {
+    cancel(started.withLock { $0 })
+  }
 }
 
 struct FixtureServerTests {

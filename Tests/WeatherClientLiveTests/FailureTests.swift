@@ -42,6 +42,33 @@ struct FailureTests {
     }
   }
 
+  /// Cancellation that lands while the response is being delivered: the cancel must not wait
+  /// for the session's queue from inside the task's cancellation handler (a deadlock on Linux).
+  /// Every call ends, with the forecast or with `CancellationError`.
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingRequestsAsTheyCompleteLetsEveryCallEnd() async throws {
+    try await withFixtureServer(routes: ["/v1/forecast": try fixture("forecast-equator-7d")]) {
+      server in
+      let client = liveClient(server, timeout: .seconds(30))
+      var outcomes = (answered: 0, cancelled: 0)
+      for round in 0..<200 {
+        let call = Task { try await client.forecast(location: berlin) }
+        // Spread the cancels over the life of a request: before it is sent, while it is on its
+        // way and while its answer is being delivered.
+        try await Task.sleep(for: .microseconds(round % 40 * 50))
+        call.cancel()
+        do {
+          _ = try await call.value
+          outcomes.answered += 1
+        } catch is CancellationError {
+          outcomes.cancelled += 1
+        }
+      }
+      #expect(outcomes.answered + outcomes.cancelled == 200)
+      #expect(outcomes.cancelled > 0)
+    }
+  }
+
   @Test func alreadyCancelledCallerSendsNothing() async throws {
     try await withFixtureServer(routes: ["/v1/search": try fixture("geocoding-london")]) { server in
       let client = liveClient(server)

@@ -354,12 +354,18 @@ private final class TaskState: Sendable {
     if isCancelled { task.cancel() }
   }
 
+  /// Called from the Swift task's cancellation handler, which runs while the runtime holds that
+  /// task's status lock. `URLSessionTask.cancel()` on Linux waits (`sync`) for the session's
+  /// work queue, and that queue may at the same moment be finishing this very request, resuming
+  /// the continuation, which needs the same lock: both would wait forever. So the cancel is only
+  /// dispatched from here; the request ends a moment later, through the delegate, either way.
   func cancel() {
     let task = self.state.withLock { state in
       state.isCancelled = true
       return state.task
     }
-    task?.cancel()
+    guard let task else { return }
+    DispatchQueue.global().async { task.cancel() }
   }
 }
 

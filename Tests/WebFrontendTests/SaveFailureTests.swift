@@ -19,14 +19,25 @@ struct SaveFailureTests {
     let stored = SessionArchive.inMemory()
     let isFailing = Mutex(false)
     let attempts = Mutex(0)
+    /// Reads fail (an unreachable database), or never answer (a database that hangs).
+    let readsFail = Mutex(false)
+    let readsHang = Mutex(false)
 
     struct Refused: LocalizedError {
       var errorDescription: String? { "disk I/O error: database or disk is full" }
     }
 
+    struct Unreachable: LocalizedError {
+      var errorDescription: String? { "connection refused (127.0.0.1:5432)" }
+    }
+
     var archive: SessionArchive {
       SessionArchive(
-        load: stored.load,
+        load: { [self] id in
+          if readsFail.withLock({ $0 }) { throw Unreachable() }
+          if readsHang.withLock({ $0 }) { try await Task.sleep(for: .seconds(3_600)) }
+          return try await stored.load(id)
+        },
         save: { [self] entries in
           attempts.withLock { $0 += 1 }
           if isFailing.withLock({ $0 }) { throw Refused() }
@@ -73,7 +84,10 @@ struct SaveFailureTests {
 
   func makeRegistry(_ archive: SessionArchive) -> SessionRegistry {
     SessionRegistry(
-      configuration: .init(archiveTimeout: .seconds(30)), logger: quietLogger, archive: archive,
+      configuration: .init(
+        archiveTimeout: .seconds(30), storageProbeInterval: .zero,
+        storageProbeTimeout: .milliseconds(200)),
+      logger: quietLogger, archive: archive,
       dependencies: {
         $0.uuid = .incrementing
         $0.continuousClock = TestClock()
@@ -154,6 +168,34 @@ struct SaveFailureTests {
       try await client.send(.incrementCounter(id: firstCounter), to: other)
       #expect(try await storage.savedCount(of: other) == 1)
       #expect(try await storage.savedCount(of: id) == nil)
+    }
+  }
+
+  /// An instance with nothing to save learns of an outage from readiness alone: it probes its
+  /// storage, reports a read that fails or does not answer, and recovers by itself.
+  @Test func readinessFailsWhileTheStorageDoesNotAnswerEvenWithNothingToSave() async throws {
+    let storage = FailingArchive()
+    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+      #expect(try await client.call(.get, "/readyz").status == .ok)
+
+      storage.readsFail.withLock { $0 = true }
+      let refused = try await client.call(.get, "/readyz")
+      #expect(refused.status == .serviceUnavailable)
+      #expect(
+        try decodeBody(refused, as: APIError.Body.self).error
+          == "the storage cannot be read: connection refused (127.0.0.1:5432)")
+
+      storage.readsFail.withLock { $0 = false }
+      storage.readsHang.withLock { $0 = true }
+      let hanging = try await client.call(.get, "/readyz")
+      #expect(hanging.status == .serviceUnavailable)
+      #expect(
+        try decodeBody(hanging, as: APIError.Body.self).error
+          == "the storage did not answer in 0.2 s")
+
+      storage.readsHang.withLock { $0 = false }
+      #expect(try await client.call(.get, "/readyz").status == .ok)
+      #expect(storage.attempts.withLock { $0 } == 0)
     }
   }
 }

@@ -44,6 +44,10 @@ public final class SessionRegistry: Sendable {
     public var minimumIdleBeforeEviction: Duration
     /// With an archive: the longest an action's answer waits for its state to be saved.
     public var archiveTimeout: Duration
+    /// With an archive: how long one probe of its storage serves readiness, and how long a
+    /// probe may take before the storage counts as unreachable.
+    public var storageProbeInterval: Duration
+    public var storageProbeTimeout: Duration
 
     /// Creates limits; the defaults suit a small deployment.
     public init(
@@ -51,13 +55,17 @@ public final class SessionRegistry: Sendable {
       maximumSessionCount: Int = 1_000,
       maximumEventStreamsPerSession: Int = 4,
       minimumIdleBeforeEviction: Duration = .seconds(60),
-      archiveTimeout: Duration = .seconds(2)
+      archiveTimeout: Duration = .seconds(2),
+      storageProbeInterval: Duration = .seconds(1),
+      storageProbeTimeout: Duration = .seconds(1)
     ) {
       self.idleTimeout = idleTimeout
       self.maximumSessionCount = maximumSessionCount
       self.maximumEventStreamsPerSession = maximumEventStreamsPerSession
       self.minimumIdleBeforeEviction = minimumIdleBeforeEviction
       self.archiveTimeout = archiveTimeout
+      self.storageProbeInterval = storageProbeInterval
+      self.storageProbeTimeout = storageProbeTimeout
     }
   }
 
@@ -68,6 +76,7 @@ public final class SessionRegistry: Sendable {
   private let dependencies: DependencyOverrides
   private let visitorData: VisitorData?
   private let archive: SessionArchive?
+  private let storageProbe: StorageProbe
   private let logger: Logger
   private let table = Mutex(Table())
 
@@ -104,6 +113,8 @@ public final class SessionRegistry: Sendable {
     self.logger = logger
     self.visitorData = visitorData
     self.archive = archive
+    self.storageProbe = StorageProbe(
+      interval: configuration.storageProbeInterval, timeout: configuration.storageProbeTimeout)
     self.dependencies = dependencies
   }
 
@@ -118,6 +129,19 @@ public final class SessionRegistry: Sendable {
 
   /// Whether sessions' states are being saved: `nil` without an archive.
   var saveHealth: ArchiveWriter.Health? { archive?.writer.health }
+
+  /// Why this instance cannot keep its sessions' changes now, or `nil` when it can (or has no
+  /// archive): its saves are failing, or its storage does not answer — which an instance with
+  /// no save on its way learns only by asking (``StorageProbe``).
+  func savingProblem() async -> String? {
+    guard let archive else { return nil }
+    if let since = archive.writer.health.failingSince {
+      let seconds = since.duration(to: .now).components.seconds
+      let reason = archive.writer.health.lastFailure?.prefix(200) ?? ""
+      return "saves are failing (for \(seconds) s): \(reason)"
+    }
+    return await storageProbe.problem(of: archive)
+  }
 
   /// Whether a session with this id is live.
   public func contains(_ id: String) -> Bool {

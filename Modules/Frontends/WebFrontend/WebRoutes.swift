@@ -10,7 +10,7 @@ import Logging
 /// | `GET /`, `/app.js`, `/app.css`, `/favicon.svg` | the page's files (``WebAssets``) |
 /// | `GET /counters`, `/search`, `/settings`, `/episodes`, `/episodes/<id>…` | the page, at the address of a tab or a pushed episode screen |
 /// | `GET /healthz` | 200 while the process runs |
-/// | `GET /readyz` | 200 while it accepts sessions and saves them, 503 while it drains or its saves fail |
+/// | `GET /readyz` | 200 while it accepts sessions and saves them, 503 while it drains, its saves fail or its storage does not answer |
 /// | `GET /api/actions` | the action catalogue: every action `type` and its fields |
 /// | `POST /api/session` | 200 ``Snapshot`` of the session the cookie names, if it lives; else 201 ``Snapshot`` and the session cookie: a new session |
 /// | `GET /api/session/state` | 200 ``Snapshot`` |
@@ -92,11 +92,8 @@ public enum WebRoutes {
         throw APIError(.serviceUnavailable, "the server is draining")
       }
       // A balancer should send visitors elsewhere while this instance cannot save their changes.
-      if let health = registry.saveHealth, let since = health.failingSince {
-        let seconds = Int(since.duration(to: .now).components.seconds)
-        throw APIError(
-          .serviceUnavailable,
-          "saves are failing (for \(seconds) s): \(health.lastFailure?.prefix(200) ?? "")")
+      if let problem = await registry.savingProblem() {
+        throw APIError(.serviceUnavailable, problem)
       }
       return Response(
         status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],

@@ -5,27 +5,37 @@ A real browser uses the app through the balancer (cookie-sticky routing); the in
 is killed with SIGKILL mid-session; the page goes on on the other instance with everything that
 was acknowledged: counts, a running timer, the selected tab, settings and favorites.
 
-PostgreSQL: the server at TEST_DATABASE_URL (Tools/test-all starts one), else a throwaway one
-started here with Tools/local-postgres. HAProxy: Debian's `haproxy` (Tools/test-all installs it).
-Everything started here is stopped at the end.
+Then many API visitors increment under load while PostgreSQL is stopped for a few seconds and
+started again, and each instance is killed with SIGKILL in turn: readiness must go down and up
+with the database, and every session must end with at least the count its visitor last saw
+acknowledged. The failover gap (SIGKILL to the first 2xx of each moved session) is printed.
+
+PostgreSQL: a throwaway server started here with Tools/local-postgres (the outage stops it).
+HAProxy: Debian's `haproxy` (Tools/test-all installs it). Everything started here is stopped at
+the end.
 
     python3 Tests/EndToEnd/failover_test.py
 """
 
+import http.client
+import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
+import urllib.error
 import urllib.request
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from web_browser_test import (  # noqa: E402
-    ROOT, Checks, binary, free_port, make_driver, name_and_favorite, page_state)
+    ROOT, Checks, binary, free_port, make_driver, metric, name_and_favorite, page_state)
 
 HAPROXY_CONFIG = """
 global
@@ -38,8 +48,9 @@ defaults
     timeout server 60s
     # Event streams stay open as long as the page does.
     timeout tunnel 1h
-    # A request whose server is down goes to another one instead of failing.
-    option redispatch
+    # A request whose server refuses the connection is retried at once on another one (every
+    # retry redispatches), not three times on the dead one with a pause between tries.
+    option redispatch 1
     retries 3
     option forwardfor
 
@@ -55,9 +66,14 @@ backend app
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
-    default-server inter 300ms fall 2 rise 1
+    default-server inter 300ms fall 2 rise 2
     server a 127.0.0.1:{a} check cookie a
     server b 127.0.0.1:{b} check cookie b
+
+listen stats
+    bind 127.0.0.1:{stats}
+    stats enable
+    stats uri /stats
 """
 
 
@@ -74,16 +90,17 @@ def wait_for(url, process, what):
     raise RuntimeError(f"{what} did not start")
 
 
+def local_postgres(*arguments):
+    return subprocess.run([os.path.join(ROOT, "Tools", "local-postgres"), *arguments],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
 class Database:
-    """A database of its own on TEST_DATABASE_URL's server, or on a server started here."""
+    """A PostgreSQL server of this test's own (the outage stops it), with one database."""
 
     def __init__(self):
-        self.folder = None
-        admin = os.environ.get("TEST_DATABASE_URL")
-        if not admin:
-            self.folder = tempfile.mkdtemp(prefix="failover-postgres-")
-            admin = subprocess.run([os.path.join(ROOT, "Tools", "local-postgres"), "start", self.folder],
-                                   check=True, capture_output=True, text=True).stdout.strip()
+        self.folder = tempfile.mkdtemp(prefix="failover-postgres-")
+        admin = local_postgres("start", self.folder)
         self.admin = admin
         self.name = "failover_" + uuid.uuid4().hex
         self.psql(f"CREATE DATABASE {self.name}")
@@ -94,21 +111,142 @@ class Database:
         subprocess.run(["psql", self.admin.split("?")[0], "-v", "ON_ERROR_STOP=1", "-qc", sql],
                        check=True, capture_output=True, text=True)
 
+    def stop_for_a_while(self):
+        """Stops the server (fast shutdown: every connection is cut); `start_again` restarts it."""
+        local_postgres("pause", self.folder)
+
+    def start_again(self):
+        local_postgres("resume", self.folder)
+
     def close(self):
-        try:
-            self.psql(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
-        finally:
-            if self.folder:
-                subprocess.run([os.path.join(ROOT, "Tools", "local-postgres"), "stop", self.folder])
+        subprocess.run([os.path.join(ROOT, "Tools", "local-postgres"), "stop", self.folder])
 
 
-def launch_instance(database_url, port):
+def launch_instance(database_url, port, log):
+    """An instance; its output goes to a file (a pipe nobody reads would stop it once full)."""
     process = subprocess.Popen(
         [binary(), "--offline", "--host", "127.0.0.1", "--port", str(port),
-         "--trusted-proxy", "127.0.0.1", "--database-url", database_url, "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+         "--trusted-proxy", "127.0.0.1", "--database-url", database_url, "--log-level", "warning",
+         # Every visitor of this test comes from 127.0.0.1, so the per-client limits would
+         # count them all as one client.
+         "--sessions-per-minute", "100000", "--actions-per-second", "100000"],
+        stdout=open(log, "a"), stderr=subprocess.STDOUT, text=True)
     wait_for(f"http://127.0.0.1:{port}/readyz", process, f"app-server on {port}")
     return process
+
+
+def readiness(port):
+    """An instance's /readyz status (0 when it does not answer)."""
+    try:
+        return urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5).status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def balancer_view(stats_port):
+    """HAProxy's state of each instance: {"a": "UP", "b": "DOWN"}."""
+    text = urllib.request.urlopen(f"http://127.0.0.1:{stats_port}/stats;csv", timeout=5).read()
+    rows = [line.split(",") for line in text.decode().splitlines() if line.startswith("app,")]
+    return {row[1]: row[17].split(" ")[0] for row in rows if row[1] in ("a", "b")}
+
+
+def wait_until(condition, what, seconds=60):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out: {what}")
+        time.sleep(0.05)
+
+
+class Visitor:
+    """One API client with its own cookies (the app's and HAProxy's), talking through the
+    balancer; it remembers the highest count any 2xx answer showed it (what it saw kept)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.cookies = {}
+        self.counter = None
+        self.acknowledged = 0
+        self.sent = 0
+        self.answers = []  # (when, instance) of every 2xx answer
+
+    def request(self, method, path, body=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Origin": f"http://127.0.0.1:{self.port}"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        try:
+            connection.request(method, path, body=json.dumps(body) if body is not None else None,
+                               headers=headers)
+            response = connection.getresponse()
+            text = response.read()
+            for header, value in response.getheaders():
+                if header.lower() == "set-cookie":
+                    name, _, rest = value.partition("=")
+                    self.cookies[name.strip()] = rest.split(";")[0]
+            answer = json.loads(text) if text and response.status < 300 else None
+            if answer is not None and "state" in answer:
+                count = answer["state"]["counters"][0]["count"]
+                self.acknowledged = max(self.acknowledged, count)
+                self.answers.append((time.monotonic(), self.instance))
+            return response.status, answer
+        except OSError:
+            return 0, None
+        finally:
+            connection.close()
+
+    def start(self):
+        status, answer = self.request("POST", "/api/session")
+        assert status == 201, status
+        self.counter = answer["state"]["counters"][0]["id"]
+
+    def increment(self):
+        self.sent += 1
+        return self.request("POST", "/api/session/actions",
+                            {"type": "counter.increment", "id": self.counter})
+
+    def count(self):
+        status, answer = self.request("GET", "/api/session/state")
+        assert status == 200, status
+        return answer["state"]["counters"][0]["count"]
+
+    @property
+    def instance(self):
+        return self.cookies.get("SERVERID")
+
+    def first_answer(self, after, by):
+        """When the first 2xx answer from instance `by` came after `after`, if one did."""
+        return next((when for when, instance in list(self.answers)
+                     if when > after and instance == by), None)
+
+
+class Load:
+    """Visitors incrementing in threads until stopped; one that fails tries again 20 ms later."""
+
+    def __init__(self, visitors):
+        self.visitors = visitors
+        self.stopping = threading.Event()
+        self.threads = [threading.Thread(target=self.run, args=(v,), daemon=True) for v in visitors]
+
+    def run(self, visitor):
+        while not self.stopping.is_set():
+            status, _ = visitor.increment()
+            if status != 200:
+                time.sleep(0.02)
+
+    def __enter__(self):
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(timeout=60)
 
 
 def main():
@@ -123,12 +261,14 @@ def main():
             raise RuntimeError("haproxy is not installed (Tools/test-all installs it)")
         database = Database()
         ports = {"a": free_port(), "b": free_port()}
+        logs = {name: os.path.join(folder, f"{name}.log") for name in ports}
         for name, port in ports.items():
-            processes[name] = launch_instance(database.url, port)
+            processes[name] = launch_instance(database.url, port, logs[name])
         front = free_port()
+        stats = free_port()
         config = os.path.join(folder, "haproxy.cfg")
         with open(config, "w") as file:
-            file.write(HAPROXY_CONFIG.format(port=front, a=ports["a"], b=ports["b"]))
+            file.write(HAPROXY_CONFIG.format(port=front, a=ports["a"], b=ports["b"], stats=stats))
         haproxy = subprocess.Popen(["haproxy", "-db", "-f", config],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         url = f"http://127.0.0.1:{front}/"
@@ -204,6 +344,104 @@ def main():
                 assert "s3cret" not in result.stderr, result.stderr
                 assert "listening" not in result.stdout, result.stdout
 
+        def both_instances_up():
+            for name, port in ports.items():
+                if processes[name].poll() is not None:
+                    processes[name] = launch_instance(database.url, port, logs[name])
+            wait_until(lambda: balancer_view(stats) == {"a": "UP", "b": "UP"},
+                       "HAProxy sees both instances up")
+
+        def kill_under_load(victim, visitors):
+            """SIGKILL `victim`; returns each moved visitor's gap from the kill to its first 2xx
+            answered by the other instance."""
+            survivor = "b" if victim == "a" else "a"
+            moved = [v for v in visitors if v.instance == victim]
+            assert moved, "no visitor on the instance to kill"
+            killed = time.monotonic()
+            processes[victim].send_signal(signal.SIGKILL)
+            processes[victim].wait(timeout=10)
+            wait_until(lambda: all(v.first_answer(killed, survivor) for v in moved),
+                       f"every session of {victim} answered by {survivor}", seconds=30)
+            return [v.first_answer(killed, survivor) - killed for v in moved]
+
+        def gaps_figure(gaps):
+            return (f"{len(gaps)} moved sessions, median {statistics.median(gaps) * 1000:.0f} ms, "
+                    f"max {max(gaps) * 1000:.0f} ms")
+
+        def a_database_outage_and_two_sigkills_lose_nothing_acknowledged():
+            both_instances_up()
+            visitors = [Visitor(front) for _ in range(40)]
+            for visitor in visitors:
+                visitor.start()
+            assert {v.instance for v in visitors} == {"a", "b"}, [v.instance for v in visitors]
+            busy, quiet = visitors[:24], visitors[24:]
+            figures = []
+            with Load(busy):
+                for visitor in quiet:
+                    for _ in range(3):
+                        assert visitor.increment()[0] == 200
+                time.sleep(1)
+
+                # The outage: a few seconds without PostgreSQL, under load. The quiet visitors
+                # each change their session once more meanwhile (refused as "not saved", or by
+                # HAProxy once no instance is ready), then do nothing.
+                stopped = time.monotonic()
+                database.stop_for_a_while()
+                during = [threading.Thread(target=v.increment) for v in quiet]
+                for thread in during:
+                    thread.start()
+                wait_until(lambda: readiness(ports["a"]) == 503 and readiness(ports["b"]) == 503,
+                           "both instances not ready during the outage", seconds=15)
+                not_ready = time.monotonic() - stopped
+                wait_until(lambda: balancer_view(stats) == {"a": "DOWN", "b": "DOWN"},
+                           "HAProxy took both instances out", seconds=15)
+                time.sleep(max(0.0, 5 - (time.monotonic() - stopped)))
+                started = time.monotonic()
+                database.start_again()
+                for thread in during:
+                    thread.join(timeout=30)
+                wait_until(lambda: readiness(ports["a"]) == 200 and readiness(ports["b"]) == 200,
+                           "both instances ready again", seconds=30)
+                ready = time.monotonic() - started
+                both_instances_up()
+                bases = [f"http://127.0.0.1:{port}/" for port in ports.values()]
+                # Under load some state is always on its way; what matters is that none has
+                # waited since the outage.
+                wait_until(lambda: all(metric(base, "app_session_oldest_unsaved_seconds") < 1
+                                       for base in bases),
+                           "the states of the outage saved once the database is back", seconds=30)
+                failed = sum(metric(base, "app_session_saves_failed_total") for base in bases)
+                retried = sum(metric(base, "app_session_saves_retried_total") for base in bases)
+                assert failed > 0 and retried > 0, (failed, retried)
+                figures.append(f"outage: not ready {not_ready:.1f} s after PostgreSQL stopped, "
+                               f"ready {ready:.1f} s after it started; {failed:.0f} failed saves, "
+                               f"{retried:.0f} retried")
+
+                # What the quiet sessions show now is what a SIGKILL must not take back.
+                seen = {id(v): v.count() for v in quiet}
+                # The first kill hits the instance that serves most busy visitors (where HAProxy
+                # put them after the outage), the second the other one.
+                first = max("ab", key=lambda name: sum(v.instance == name for v in busy))
+                gaps = kill_under_load(first, busy)
+                figures.append("failover after the first SIGKILL: " + gaps_figure(gaps))
+                for visitor in quiet:
+                    assert visitor.count() == seen[id(visitor)], (visitor.count(), seen[id(visitor)])
+                both_instances_up()
+                gaps = kill_under_load("b" if first == "a" else "a", busy)
+                figures.append("failover after the second SIGKILL: " + gaps_figure(gaps))
+            lost = 0
+            for visitor in visitors:
+                acknowledged = visitor.acknowledged
+                final = visitor.count()
+                assert final <= visitor.sent, (final, visitor.sent)
+                lost += max(0, acknowledged - final)
+            acknowledged = sum(v.acknowledged for v in visitors)
+            figures.append(f"{acknowledged} acknowledged increments in {len(visitors)} sessions, "
+                           f"{lost} lost")
+            for line in figures:
+                print("    " + line, flush=True)
+            assert lost == 0, lost
+
         for name, body in [
             ("a bad DATABASE_URL stops startup with the reason",
              a_bad_database_url_stops_startup_with_the_reason),
@@ -212,6 +450,8 @@ def main():
              the_serving_instance_is_killed_and_the_other_goes_on),
             ("a reload on the surviving instance shows the same session",
              a_reload_on_the_survivor_shows_the_same_session),
+            ("a PostgreSQL outage under load, then two SIGKILLs: nothing acknowledged is lost",
+             a_database_outage_and_two_sigkills_lose_nothing_acknowledged),
         ]:
             checks.run(name, body)
     except Exception as error:  # noqa: BLE001 - set-up failures count as a failed check

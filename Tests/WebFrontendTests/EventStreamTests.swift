@@ -94,6 +94,36 @@ struct EventStreamTests {
     }
   }
 
+  /// A page that reloads closes its stream; the server must notice when the connection closes,
+  /// not at the next keep-alive, or the reloaded page could not follow its session meanwhile.
+  @Test func aStreamWhoseClientLeftFreesItsSlotsAtOnce() async throws {
+    let registry = makeRegistry(configuration: .init(maximumEventStreamsPerSession: 1))
+    try await makeApplication(registry).test(.ahc(.http)) { client in
+      let id = try await client.createSession().id
+      let port = try #require(client.port)
+      let request =
+        "GET /api/session/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: session=\(id)\r\n\r\n"
+      for _ in 1...3 {
+        var stream: RawHTTP.Connection? = try RawHTTP.Connection(port: port)
+        stream?.send(request)
+        try await waitUntil { registry.eventStreamCount(of: id) == 1 }
+        stream = nil  // the client closes its connection
+        try await waitUntil { registry.eventStreamCount(of: id) == 0 }
+        try await waitUntil {
+          let text = try? String(buffer: await client.call(.get, "/metrics").body)
+          return text?.contains("app_event_streams_open 0.0\n") == true
+        }
+        withExtendedLifetime(stream) {}
+      }
+      // The session's one slot is free: a new stream is served, not refused.
+      let last = try RawHTTP.Connection(port: port)
+      last.send(request)
+      try await waitUntil { registry.eventStreamCount(of: id) == 1 }
+      #expect(last.readHead().hasPrefix("HTTP/1.1 200 OK"))
+      registry.endAll()
+    }
+  }
+
   @Test func idleSessionsExpireAndActiveOnesStay() async throws {
     let registry = makeRegistry(configuration: .init(idleTimeout: .seconds(60)))
     try await makeApplication(registry).test(.router) { client in

@@ -61,6 +61,17 @@ enum RawHTTP {
       return String(decoding: received, as: UTF8.self)
     }
 
+    /// The head of the answer (status line and headers), without waiting for its body.
+    func readHead() -> String {
+      var received: [UInt8] = []
+      var byte: UInt8 = 0
+      while recv(descriptor, &byte, 1, 0) == 1 {
+        received.append(byte)
+        if received.count >= 4, received.suffix(4) == [13, 10, 13, 10] { break }
+      }
+      return String(decoding: received, as: UTF8.self)
+    }
+
     /// Whether the server closed the connection (a read returns end of file).
     func isClosedByServer() -> Bool {
       var byte: UInt8 = 0

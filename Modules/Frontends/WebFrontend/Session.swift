@@ -295,8 +295,9 @@ final class Session: Sendable {
     return session.snapshot
   }
 
-  /// Opens an event stream: the current state first, then every change.
-  func subscribe() -> AsyncStream<SessionEvent> {
+  /// Opens an event stream: the current state first, then every change. Finishing the stream's
+  /// continuation (`end`) or dropping the stream closes it and frees its slot.
+  func subscribe() -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
     let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
       bufferingPolicy: .bufferingNewest(64))
     let subscriberID = bookkeeping.withLock { state -> Int? in
@@ -309,12 +310,12 @@ final class Session: Sendable {
     }
     guard let subscriberID else {
       continuation.finish()
-      return stream
+      return (stream, {})
     }
     continuation.onTermination = { [weak self] _ in
       self?.bookkeeping.withLock { _ = $0.subscribers.removeValue(forKey: subscriberID) }
     }
-    return stream
+    return (stream, { continuation.finish() })
   }
 
   /// Sends ``SessionEvent/keepAlive`` to every open event stream.

@@ -320,10 +320,10 @@ public final class SessionRegistry: Sendable {
     try await session(id, now: now).perform(action, archiveTimeout: configuration.archiveTimeout)
   }
 
-  /// Opens an event stream on a session.
+  /// Opens an event stream on a session; `end` closes it (its client has gone).
   func subscribe(
     to id: String, now: ContinuousClock.Instant = .now
-  ) throws(APIError) -> AsyncStream<SessionEvent> {
+  ) throws(APIError) -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
     let session = try session(id, now: now)
     guard session.subscriberCount < configuration.maximumEventStreamsPerSession else {
       throw APIError(

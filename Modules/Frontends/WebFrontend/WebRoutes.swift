@@ -180,7 +180,12 @@ public enum WebRoutes {
       let events: AsyncStream<SessionEvent>
       do {
         try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
-        events = try registry.subscribe(to: id)
+        let subscription = try registry.subscribe(to: id)
+        events = subscription.events
+        // A client that goes away is noticed when its connection closes, not only when the
+        // next write to it fails (which could be a keep-alive half a minute later): the stream
+        // ends, and its slots in the limits are free at once.
+        context.connectionClosed?.whenComplete { _ in subscription.end() }
       } catch {
         stream.close()
         throw error

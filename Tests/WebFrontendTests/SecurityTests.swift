@@ -117,6 +117,91 @@ struct SecurityTests {
     }
   }
 
+  /// An absolute-form target names the request's authority, whatever `Host` says (RFC 9112
+  /// §3.2.2): one naming another host is refused like such a `Host`, even with a valid `Host`.
+  @Test func anAbsoluteTargetNamingAnotherHostIsRefused() async throws {
+    let registry = makeRegistry()
+    try await makeApplication(registry).test(.live) { client in
+      let port = try #require(client.port)
+      let read = try await RawHTTP.exchange(
+        port: port,
+        "GET http://evil.example/api/actions HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+      #expect(read.hasPrefix("HTTP/1.1 421"), "\(read.prefix(40))")
+
+      let created = try await RawHTTP.exchange(
+        port: port,
+        "POST /api/session HTTP/1.1\r\nHost: localhost:\(port)\r\nOrigin: http://localhost:\(port)\r\n"
+          + "Content-Length: 0\r\n\r\n")
+      let cookie = try #require(created.range(of: "session=")).upperBound
+      let session = String(created[cookie...].prefix { $0 != ";" })
+      let ended = try await RawHTTP.exchange(
+        port: port,
+        "DELETE http://evil.example:\(port)/api/session HTTP/1.1\r\nHost: localhost:\(port)\r\n"
+          + "Origin: http://localhost:\(port)\r\nCookie: session=\(session)\r\nContent-Length: 0\r\n\r\n"
+      )
+      #expect(ended.hasPrefix("HTTP/1.1 421"), "\(ended.prefix(40))")
+      #expect(registry.contains(session))
+    }
+  }
+
+  @Test func anAbsoluteTargetNamingThisServerIsServedWhateverHostSays() async throws {
+    try await makeApplication(makeRegistry()).test(.live) { client in
+      let port = try #require(client.port)
+      for target in ["http://127.0.0.1:\(port)/healthz", "HTTP://localhost:\(port)/healthz?x=1"] {
+        let answer = try await RawHTTP.exchange(
+          port: port, "GET \(target) HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(target): \(answer.prefix(40))")
+        #expect(answer.hasSuffix("ok\n"), "\(target)")
+      }
+    }
+  }
+
+  @Test(arguments: [
+    ("ftp://127.0.0.1/healthz", "the request target's scheme must be http or https"),
+    ("http://user@127.0.0.1/healthz", "the request target may not carry user information"),
+  ])
+  func anAbsoluteTargetThatIsNotAnHTTPURLIsRefused(_ target: String, _ reason: String)
+    async throws
+  {
+    try await makeApplication(makeRegistry()).test(.live) { client in
+      let port = try #require(client.port)
+      let answer = try await RawHTTP.exchange(
+        port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+      #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(40))")
+      #expect(answer.contains(reason), "\(answer)")
+    }
+  }
+
+  /// The header that carries an absolute target inside the server cannot be sent by a client.
+  @Test func aClientCannotForgeTheAbsoluteTargetHeader() async throws {
+    try await makeApplication(makeRegistry()).test(.live) { client in
+      let port = try #require(client.port)
+      let answer = try await RawHTTP.exchange(
+        port: port,
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+          + "X-App-Absolute-Target: ftp://evil.example/\r\n\r\n")
+      #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(40))")
+    }
+  }
+
+  /// A method token the HTTP parser does not know gets the same JSON refusal as a known method
+  /// on the wrong route, not a bare 400.
+  @Test(arguments: ["FOO", "get", "BREW"])
+  func anUnknownMethodGetsAJSON405(_ method: String) async throws {
+    try await makeApplication(makeRegistry()).test(.live) { client in
+      let port = try #require(client.port)
+      let answer = try await RawHTTP.exchange(
+        port: port, "\(method) /api/session HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+      #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer.prefix(40))")
+      #expect(answer.lowercased().contains("allow: get, head, post, delete"))
+      #expect(answer.lowercased().contains("x-content-type-options: nosniff"))
+      let body = try #require(answer.range(of: "\r\n\r\n")).upperBound
+      let error = try JSONDecoder().decode(APIError.Body.self, from: Data(answer[body...].utf8))
+      #expect(error.status == 405)
+      #expect(error.error.hasPrefix("unknown request method"))
+    }
+  }
+
   @Test func aRequestWithoutHostIsRefused() async throws {
     try await makeApplication(makeRegistry()).test(.live) { client in
       let answer = try await RawHTTP.exchange(

@@ -141,7 +141,13 @@ struct RequestGuard: RouterMiddleware {
     if request.headers[Self.host] != nil {
       throw APIError(.badRequest, "a request has one Host header")
     }
-    guard let authority = request.head.authority, security.allows(authority: authority) else {
+    // An absolute-form target's authority is the request's, whatever Host says (RFC 9112
+    // §3.2.2); RequestLineHandler hands the target on.
+    var authority = request.head.authority
+    if let target = request.headers[.absoluteTarget] {
+      authority = try RequestLineHandler.authority(ofAbsoluteTarget: target).get()
+    }
+    guard let authority, security.allows(authority: authority) else {
       throw APIError(.misdirectedRequest, "this server does not answer to that Host")
     }
     let path = request.uri.path

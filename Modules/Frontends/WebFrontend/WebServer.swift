@@ -118,7 +118,7 @@ public struct WebServer: Sendable {
     )
     return Application(
       router: WebRoutes.router(registry: registry, security: security, logger: logger),
-      server: .http1(
+      server: .http1CheckingRequestLine(
         configuration: .init(
           additionalChannelHandlers: [RequestDeadline(headTimeout: head, bodyTimeout: head)],
           idleTimeout: idle)),

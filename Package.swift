@@ -62,6 +62,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     // MARK: Runtime
@@ -154,7 +155,10 @@ let package = Package(
     // libsqlite3; Tools/test-all installs libsqlite3-dev where it is missing).
     .target(
       name: "LiveStorage",
-      dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
       path: "Modules/Clients/LiveStorage"
     ),
     // The same storage in PostgreSQL (postgres-nio), for several servers sharing one database;
@@ -374,6 +378,7 @@ let package = Package(
       dependencies: [
         "LiveStorage", "LivePostgres", "FavoriteClient", "FavoriteClientLive", "SettingsClient",
         "SettingsClientLive", dependencies, .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/StorageTests"
     ),

@@ -1,6 +1,7 @@
 import FavoriteClient
 import FavoriteClientLive
 import Foundation
+import GRDB
 import LiveStorage
 import SettingsClient
 import SettingsClientLive
@@ -42,6 +43,43 @@ struct SQLiteStorageTests {
     try Data(repeating: 0x5A, count: 4096).write(to: file)
     let error = #expect(throws: StorageError.self) { try SQLiteStorage(path: file.path) }
     #expect(error?.message.contains("not a database") == true, "\(error?.message ?? "")")
+  }
+
+  /// A session saved under its id by an earlier version is found under its key after the
+  /// upgrade (the "3 session keys" migration).
+  @Test func theUpgradeStoresOldSessionsUnderTheirKeys() async throws {
+    let id = "0123456789abcdef0123456789abcdef"
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    do {
+      let old = try DatabaseQueue(path: path)
+      try SQLiteStorage.migrator.migrate(old, upTo: "2 sessions")
+      try await old.write { db in
+        try db.execute(
+          sql: "INSERT INTO session (id, owner, revision, state, saved_at) VALUES (?, ?, 7, ?, 0)",
+          arguments: [id, "visitor:a", Data("x".utf8)])
+      }
+    }
+    let upgraded = try SQLiteStorage(path: path)
+    #expect(try await upgraded.storedSessionKeys() == [SessionKey.of(id)])
+    #expect(try await upgraded.savedSession(id: id)?.revision == 7)
+  }
+
+  /// The database holds visitors' data: what the storage creates only its user may read.
+  @Test func aNewDatabaseAndItsFolderAreReadableByTheirUserOnly() async throws {
+    try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: folder.path)
+    let storage = try SQLiteStorage(path: path)
+    try await storage.setFavorite(true, episode: UUID(), owner: "ada")
+    let files = FileManager.default
+    func mode(_ path: String) throws -> Int {
+      try #require(files.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+    #expect(try mode((path as NSString).deletingLastPathComponent) == 0o700)
+    for file in [path, path + "-wal", path + "-shm"] {
+      #expect(try mode(file) == 0o600, "\(file)")
+    }
+    // A folder that existed keeps its mode.
+    #expect(try mode(folder.path) == 0o750)
   }
 
   @Test func inMemoryStorageKeepsNothingBetweenValues() async throws {

@@ -41,11 +41,11 @@ struct StorageContractTests {
     try await backend.withStorage { open in
       let first = try await open()
       #expect(
-        try await backend.appliedMigrations(first) == ["1 favorites and settings", "2 sessions"])
+        try await backend.appliedMigrations(first) == Self.migrations)
       try await first.setFavorite(true, episode: UUID(), owner: "ada")
       let second = try await open()
       #expect(
-        try await backend.appliedMigrations(second) == ["1 favorites and settings", "2 sessions"])
+        try await backend.appliedMigrations(second) == Self.migrations)
       #expect(try await second.favorites(owner: "ada").count == 1)
     }
   }
@@ -76,6 +76,27 @@ struct StorageContractTests {
         try await group.waitForAll()
       }
       #expect(try await storage.favorites(owner: "ada") == Set(episodes))
+    }
+  }
+
+  static let migrations = ["1 favorites and settings", "2 sessions", "3 session keys"]
+
+  /// A session id opens the session, so the database holds only its SHA-256.
+  @Test(arguments: Backend.available)
+  func aSessionIsStoredUnderTheDigestOfItsIdNeverTheId(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      let id = "0123456789abcdef0123456789abcdef"
+      let saved = SavedSession(owner: "visitor:a", revision: 1, state: Data("{}".utf8))
+      try await storage.saveSession(saved, id: id)
+      // SHA-256 of the id's UTF-8, in hexadecimal (as `printf %s ID | sha256sum` prints it).
+      let key = "3eb1bd439947eb762998e566ccc2e099c791118b2f40579cc4f7da2b5061b7f9"
+      #expect(SessionKey.of(id) == key)
+      #expect(try await storage.storedSessionKeys() == [key])
+      #expect(try await open().savedSession(id: id) == saved)
+      #expect(try await storage.savedSession(id: key) == nil)
+      try await storage.deleteSession(id: id)
+      #expect(try await storage.storedSessionKeys() == [])
     }
   }
 

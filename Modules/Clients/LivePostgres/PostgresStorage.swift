@@ -144,6 +144,14 @@ public final class PostgresStorage: AppStorage {
         "CREATE INDEX session_saved_at ON session (saved_at)",
       ]
     ),
+    (
+      "3 session keys",
+      [
+        // Sessions saved before this version were stored under their ids: store them under
+        // the key a lookup uses now (SessionKey: hex SHA-256 of the id's UTF-8).
+        "UPDATE session SET id = encode(sha256(convert_to(id, 'UTF8')), 'hex')"
+      ]
+    ),
   ]
 
   /// The lock key that serialises migrations of every instance (any constant would do; this is
@@ -245,7 +253,8 @@ public final class PostgresStorage: AppStorage {
   public func savedSession(id: String) async throws -> SavedSession? {
     try await read { client, logger in
       for try await (owner, revision, state) in try await client.query(
-        "SELECT owner, revision, state FROM session WHERE id = \(id)", logger: logger
+        "SELECT owner, revision, state FROM session WHERE id = \(SessionKey.of(id))",
+        logger: logger
       ).decode((String, Int, Data).self) {
         return SavedSession(owner: owner, revision: revision, state: state)
       }
@@ -271,7 +280,7 @@ public final class PostgresStorage: AppStorage {
   private static func saving(_ session: SavedSession, id: String) throws -> PostgresQuery {
     try """
     INSERT INTO session (id, owner, revision, state)
-    VALUES (\(id), \(session.owner), \(session.revision), \(session.state))
+    VALUES (\(SessionKey.of(id)), \(session.owner), \(session.revision), \(session.state))
     ON CONFLICT (id) DO UPDATE SET
       owner = excluded.owner, revision = excluded.revision, state = excluded.state,
       saved_at = now()
@@ -280,7 +289,19 @@ public final class PostgresStorage: AppStorage {
   }
 
   public func deleteSession(id: String) async throws {
-    try await write("DELETE FROM session WHERE id = \(id)")
+    try await write("DELETE FROM session WHERE id = \(SessionKey.of(id))")
+  }
+
+  public func storedSessionKeys() async throws -> [String] {
+    try await read { client, logger in
+      var keys: [String] = []
+      for try await key in try await client.query("SELECT id FROM session", logger: logger)
+        .decode(String.self)
+      {
+        keys.append(key)
+      }
+      return keys
+    }
   }
 
   public func deleteSessions(savedBefore date: Date) async throws -> Int {

@@ -19,7 +19,8 @@ public protocol AppStorage: Sendable {
   /// Replaces all of the owner's saved settings with `values`.
   func replaceSettings(_ values: [String: String], owner: String) async throws
 
-  /// The session saved under `id`, if any.
+  /// The session saved under `id`, if any. A session is stored under ``SessionKey/of(_:)`` of
+  /// its id, never under the id itself; every method here takes the id.
   func savedSession(id: String) async throws -> SavedSession?
   /// Saves the states of several sessions (distinct ids) in one transaction, each unless a newer
   /// revision of it is saved already (writes that arrive out of order never go back in time).
@@ -28,6 +29,9 @@ public protocol AppStorage: Sendable {
   func deleteSession(id: String) async throws
   /// Forgets every session saved before `date`; returns how many.
   func deleteSessions(savedBefore date: Date) async throws -> Int
+  /// The keys the saved sessions are stored under (``SessionKey``), in no particular order: what
+  /// a reader of the database sees.
+  func storedSessionKeys() async throws -> [String]
 }
 
 extension AppStorage {

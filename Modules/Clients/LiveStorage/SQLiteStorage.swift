@@ -16,17 +16,44 @@ public final class SQLiteStorage: AppStorage {
 
   /// Opens (creating it and its folder if needed) and migrates the database at `path`.
   ///
+  /// What it creates only its user may read: the folder mode 0700, the file 0600 (SQLite gives
+  /// its `-wal` and `-shm` files the database file's mode). The file holds visitors' favorites
+  /// and settings. A folder or file that exists keeps its mode.
+  ///
   /// - Throws: ``StorageError`` saying which file could not be opened and why.
   public init(path: String) throws {
     self.path = path
     do {
-      let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Self.createPrivately(path)
       writer = try DatabasePool(path: path, configuration: Self.configuration)
       try Self.migrator.migrate(writer)
     } catch {
       throw StorageError(
         "The database \(path) could not be opened: \(Self.describe(error))")
+    }
+  }
+
+  /// Creates the database's folder (mode 0700) and an empty file (mode 0600, which SQLite takes
+  /// as a new database) when they do not exist.
+  private static func createPrivately(_ path: String) throws {
+    let files = FileManager.default
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    if !files.fileExists(atPath: folder.path) {
+      try files.createDirectory(
+        at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+      do {
+        try files.createDirectory(
+          at: folder, withIntermediateDirectories: false,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        // Unless another process created it meanwhile.
+        guard files.fileExists(atPath: folder.path) else { throw error }
+      }
+    }
+    if !files.fileExists(atPath: path) {
+      // O_EXCL: a file that appears meanwhile is left as it is.
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      if descriptor >= 0 { close(descriptor) }
     }
   }
 
@@ -77,6 +104,15 @@ public final class SQLiteStorage: AppStorage {
           ) WITHOUT ROWID;
           CREATE INDEX session_saved_at ON session (saved_at);
           """)
+    }
+    migrator.registerMigration("3 session keys") { db in
+      // Sessions saved before this version were stored under their ids: store them under the
+      // key a lookup uses now (SessionKey).
+      db.add(
+        function: DatabaseFunction("app_session_key", argumentCount: 1, pure: true) { values in
+          String.fromDatabaseValue(values[0]).map(SessionKey.of)
+        })
+      try db.execute(sql: "UPDATE session SET id = app_session_key(id)")
     }
     return migrator
   }
@@ -135,7 +171,8 @@ public final class SQLiteStorage: AppStorage {
   public func savedSession(id: String) async throws -> SavedSession? {
     try await access { db in
       try Row.fetchOne(
-        db, sql: "SELECT owner, revision, state FROM session WHERE id = ?", arguments: [id]
+        db, sql: "SELECT owner, revision, state FROM session WHERE id = ?",
+        arguments: [SessionKey.of(id)]
       ).map { SavedSession(owner: $0["owner"], revision: $0["revision"], state: $0["state"]) }
     }
   }
@@ -154,7 +191,7 @@ public final class SQLiteStorage: AppStorage {
           """)
       for (id, session) in sessions {
         try statement.execute(arguments: [
-          id, session.owner, session.revision, session.state, savedAt,
+          SessionKey.of(id), session.owner, session.revision, session.state, savedAt,
         ])
       }
     }
@@ -162,8 +199,12 @@ public final class SQLiteStorage: AppStorage {
 
   public func deleteSession(id: String) async throws {
     try await access(writing: true) { db in
-      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [SessionKey.of(id)])
     }
+  }
+
+  public func storedSessionKeys() async throws -> [String] {
+    try await access { try String.fetchAll($0, sql: "SELECT id FROM session") }
   }
 
   public func deleteSessions(savedBefore date: Date) async throws -> Int {

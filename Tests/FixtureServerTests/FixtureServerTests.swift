@@ -6,6 +6,9 @@ import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Fetches `url` with a fresh ephemeral session.
 private func get(_ url: URL) async throws -> (status: Int, body: String, echo: String?) {
@@ -134,4 +137,46 @@ struct FixtureServerTests {
       }
     }
   }
+
+  /// Clients connecting while the server stops: the connections accepted last, which the server
+  /// never serves, are closed (released unclosed, NIO would trap and end the test process).
+  @Test func stoppingWhileClientsConnectClosesEveryConnection() async throws {
+    for _ in 0..<50 {
+      let server = try await FixtureServer.start(routes: ["/": .text("ok")])
+      let stop = Atomic(false)
+      let connects = Atomic(0)
+      let clients = (0..<6).map { _ in
+        Thread {
+          while !stop.load(ordering: .relaxed) {
+            if connectAndSend(port: server.port) { connects.add(1, ordering: .relaxed) }
+          }
+        }
+      }
+      for client in clients { client.start() }
+      while connects.load(ordering: .relaxed) < 20 { try await Task.sleep(for: .milliseconds(1)) }
+      await server.stop()
+      stop.store(true, ordering: .relaxed)
+    }
+  }
+}
+
+/// Opens a TCP connection to 127.0.0.1:`port`, sends a request and closes it; whether it
+/// connected.
+private func connectAndSend(port: Int) -> Bool {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { return false }
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else { return false }
+  let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+  _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+  return true
 }

@@ -27,10 +27,10 @@ enum RawHTTP {
           connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
       }
-      guard connected == 0 else {
-        close(descriptor)
-        throw Failure(description: "connect() failed")
-      }
+      // Every stored property is set, so `deinit` runs even when this initializer throws and
+      // closes the socket: closing it here too would close whatever descriptor the process
+      // opened meanwhile under the same number (the server's, in a test).
+      guard connected == 0 else { throw Failure(description: "connect() failed") }
       var timeout = timeval(tv_sec: 30, tv_usec: 0)
       setsockopt(
         descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
+import Synchronization
 
 /// What the HTTP/1 request line says that the server's request type no longer does, read where
 /// it still can be: between NIO's HTTP/1 decoder and the conversion to `HTTPRequest`.
@@ -107,21 +108,55 @@ final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// Hummingbird's HTTP/1 channel with ``RequestLineHandler`` placed before the conversion of
-/// NIO's request head to `HTTPRequest`, where the request line is still whole.
+/// NIO's request head to `HTTPRequest`, where the request line is still whole, and with every
+/// accepted connection closed properly even when the server stops before serving it
+/// (``AcceptedConnection``).
 struct RequestLineHTTP1Channel: ServerChildChannel {
   let http1: HTTP1Channel
 
-  func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
+  func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<AcceptedConnection> {
     http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+      let connection = AcceptedConnection(value)
       let pipeline = channel.pipeline.syncOperations
       let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
       try pipeline.addHandler(RequestLineHandler(), position: .before(conversion))
-      return value
+      return connection
     }
   }
 
-  func handle(value: HTTP1Channel.Value, logger: Logger) async {
-    await http1.handle(value: value, logger: logger)
+  func handle(value: AcceptedConnection, logger: Logger) async {
+    await http1.handle(value: value.served(), logger: logger)
+  }
+}
+
+/// An accepted connection on its way from the listening socket to the server's loop.
+///
+/// NIO hands each accepted connection to the server as a `NIOAsyncChannel` through an async
+/// stream; one accepted just as the server stops is dropped from that stream unserved, and a
+/// `NIOAsyncChannel` released without `executeThenClose` traps ("Deinited NIOAsyncWriter without
+/// calling finish()") — the whole process stops with SIGILL. (A run of the test suite did, when
+/// a test's server stopped as a client connected.) This box closes the connection properly when
+/// it is released without having been served.
+final class AcceptedConnection: ServerChildChannelValue {
+  private let connection: HTTP1Channel.Value
+  private let isServed = Atomic(false)
+
+  init(_ connection: HTTP1Channel.Value) {
+    self.connection = connection
+  }
+
+  var channel: any Channel { connection.channel }
+
+  /// The connection, for the server to serve (which closes it when done).
+  func served() -> HTTP1Channel.Value {
+    isServed.store(true, ordering: .relaxed)
+    return connection
+  }
+
+  deinit {
+    guard !isServed.load(ordering: .relaxed) else { return }
+    let connection = self.connection
+    Task { try? await connection.executeThenClose { _, _ in } }
   }
 }
 

@@ -4,6 +4,10 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A real HTTP/1.1 server on the loopback interface, for tests of HTTP clients.
 ///
 /// It listens on an ephemeral port, answers each request with the ``Response`` its handler
@@ -29,14 +33,13 @@ public final class FixtureServer: Sendable {
   /// The port the server listens on.
   public let port: Int
 
-  private let channel:
-    NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+  private let channel: NIOAsyncChannel<AcceptedConnection, Never>
   private let serving: Task<Void, Never>
   private let recorded: Recorder
 
   private init(
     baseURL: URL, port: Int,
-    channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
+    channel: NIOAsyncChannel<AcceptedConnection, Never>,
     serving: Task<Void, Never>, recorded: Recorder
   ) {
     self.baseURL = baseURL
@@ -60,8 +63,9 @@ public final class FixtureServer: Sendable {
       .bind(host: host, port: 0) { channel in
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-          return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-            wrappingChannelSynchronously: channel)
+          return AcceptedConnection(
+            try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+              wrappingChannelSynchronously: channel))
         }
       }
     guard let port = channel.channel.localAddress?.port,
@@ -76,6 +80,7 @@ public final class FixtureServer: Sendable {
         await withDiscardingTaskGroup { group in
           do {
             for try await connection in connections {
+              let connection = connection.served()
               group.addTask {
                 await Self.serve(connection, handler: handler, recorder: recorder)
               }
@@ -102,13 +107,38 @@ public final class FixtureServer: Sendable {
     try await self.start(host: host) { request in routes[request.path] ?? .notFound }
   }
 
-  /// A URL on the loopback interface where nothing listens: the port of a server that was just
-  /// started and stopped. Requests to it fail with "connection refused".
+  /// A URL on the loopback interface where nothing listens: requests to it fail with
+  /// "connection refused".
+  ///
+  /// The port is held by a socket that is bound but never listens, for the whole process: a
+  /// port that was merely closed could be given to another test's server a moment later (the
+  /// suite's tests run in parallel), which would then answer.
   public static func closedPortURL() async throws -> URL {
-    let server = try await self.start { _ in .notFound }
-    await server.stop()
-    return server.baseURL
+    guard let port = reservedPort else { throw FixtureServerError.noLocalAddress }
+    return URL(string: "http://127.0.0.1:\(port)")!
   }
+
+  /// A port bound by this process and never listened on; `nil` if no socket could be bound.
+  private static let reservedPort: Int? = {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+      }
+    }
+    guard bound else {
+      close(descriptor)
+      return nil
+    }
+    // The descriptor stays open until the process ends.
+    return Int(UInt16(bigEndian: address.sin_port))
+  }()
 
   /// Every request received so far, in arrival order.
   public var requests: [Request] {
@@ -135,8 +165,9 @@ public final class FixtureServer: Sendable {
   }
 
   /// Stops listening, closes open connections and abandons responses still being delayed.
+  ///
+  /// Connections accepted as it stops, which it never serves, are closed (``AcceptedConnection``).
   public func stop() async {
-    self.serving.cancel()
     try? await self.channel.channel.close()
     await self.serving.value
   }
@@ -217,5 +248,32 @@ private final class Recorder: Sendable {
 
   func append(_ request: FixtureServer.Request) {
     self.storage.withLock { $0.append(request) }
+  }
+}
+
+/// An accepted connection on its way from the listening socket to the accepting loop. NIO hands
+/// accepted connections over through an async stream; one accepted as the server stops is
+/// dropped from that stream unserved, and a `NIOAsyncChannel` released without
+/// `executeThenClose` traps ("Deinited NIOAsyncWriter without calling finish()"), ending the
+/// whole test process — a run of the suite crashed that way. This box closes such a connection.
+private final class AcceptedConnection: Sendable {
+  typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+  private let connection: Connection
+  private let isServed = Atomic(false)
+
+  init(_ connection: Connection) {
+    self.connection = connection
+  }
+
+  /// The connection, for the loop to serve (which closes it when done).
+  func served() -> Connection {
+    isServed.store(true, ordering: .relaxed)
+    return connection
+  }
+
+  deinit {
+    guard !isServed.load(ordering: .relaxed) else { return }
+    let connection = self.connection
+    Task { try? await connection.executeThenClose { _, _ in } }
   }
 }

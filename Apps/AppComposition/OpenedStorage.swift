@@ -101,7 +101,10 @@ extension OpenedStorage {
             })
         },
         delete: { id in try await storage.deleteSession(id: id.rawValue) },
-        prune: { date in try await storage.deleteSessions(savedBefore: date) }),
+        prune: { date in try await storage.deleteSessions(savedBefore: date) },
+        quarantine: { id, reason in
+          try await storage.quarantineSession(id: id.rawValue, reason: reason)
+        }),
       close: { await self.close() })
   }
 }

@@ -79,7 +79,28 @@ struct StorageContractTests {
     }
   }
 
-  static let migrations = ["1 favorites and settings", "2 sessions", "3 session keys"]
+  static let migrations = [
+    "1 favorites and settings", "2 sessions", "3 session keys", "4 session quarantine",
+  ]
+
+  /// An unreadable session is moved aside with its reason, for an operator to recover.
+  @Test(arguments: Backend.available)
+  func aQuarantinedSessionIsMovedAsideWithItsReason(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      try await storage.saveSession(
+        SavedSession(owner: "visitor:a", revision: 3, state: Data("garbled".utf8)), id: "s1")
+      try await storage.saveSession(
+        SavedSession(owner: "visitor:b", revision: 1, state: Data("{}".utf8)), id: "s2")
+      try await storage.quarantineSession(id: "s1", reason: "not JSON")
+      try await storage.quarantineSession(id: "never saved", reason: "nothing")
+      #expect(try await storage.savedSession(id: "s1") == nil)
+      #expect(try await storage.storedSessionKeys() == [SessionKey.of("s2")])
+      let aside = try await open().quarantinedSessions()
+      #expect(aside.map(\.key) == [SessionKey.of("s1")])
+      #expect(aside.map(\.reason) == ["not JSON"])
+    }
+  }
 
   /// A session id opens the session, so the database holds only its SHA-256.
   @Test(arguments: Backend.available)

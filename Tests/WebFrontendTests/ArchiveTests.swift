@@ -227,16 +227,40 @@ struct ArchiveTests {
     }
   }
 
-  @Test func anUnreadableSavedStateIsForgottenNotResumed() async throws {
-    let archive = SessionArchive.inMemory()
+  /// A saved state this version cannot read is not resumed, and not destroyed either: it is
+  /// set aside (the storages move it to `session_quarantine`) and counted.
+  @Test func anUnreadableSavedStateIsSetAsideNotResumed() async throws {
+    let stored = SessionArchive.inMemory()
+    let quarantined = LockIsolated<[(SessionID, String)]>([])
+    let archive = SessionArchive(
+      load: stored.load, save: stored.save, delete: stored.delete, prune: stored.prune,
+      quarantine: { id, reason in
+        quarantined.withValue { $0.append((id, reason)) }
+        try await stored.delete(id)
+      })
     let id = SessionID()
     let visitor = VisitorID()
     try await archive.save(
       id, .init(visitor: visitor, revision: 7, state: Data("{\"counters\": 12}".utf8)))
-    try await makeApplication(makeArchivingRegistry(archive)).test(.router) { client in
+    let registry = makeArchivingRegistry(archive)
+    try await makeApplication(registry).test(.router) { client in
       let response = try await state((id.rawValue, visitor.rawValue), client)
       #expect(response.status == .notFound)
+      let metrics = String(buffer: try await client.call(.get, "/metrics").body)
+      #expect(metrics.contains("app_sessions_quarantined_total 1\n"))
     }
+    #expect(quarantined.value.map(\.0) == [id])
+    #expect(quarantined.value.first?.1.isEmpty == false)
+    #expect(try await archive.load(id) == nil)
+  }
+
+  /// Without a place to set it aside, an unreadable state is deleted.
+  @Test func anArchiveWithoutQuarantineDeletesAnUnreadableState() async throws {
+    let archive = SessionArchive.inMemory()
+    let id = SessionID()
+    let visitor = VisitorID()
+    try await archive.save(id, .init(visitor: visitor, revision: 7, state: Data("[]".utf8)))
+    try await archive.quarantine(id, "unreadable")
     #expect(try await archive.load(id) == nil)
   }
 

@@ -152,6 +152,17 @@ public final class PostgresStorage: AppStorage {
         "UPDATE session SET id = encode(sha256(convert_to(id, 'UTF8')), 'hex')"
       ]
     ),
+    (
+      "4 session quarantine",
+      [
+        """
+        CREATE TABLE session_quarantine (
+          id text NOT NULL, owner text NOT NULL, revision bigint NOT NULL, state bytea NOT NULL,
+          saved_at timestamptz NOT NULL, reason text NOT NULL,
+          quarantined_at timestamptz NOT NULL DEFAULT clock_timestamp())
+        """
+      ]
+    ),
   ]
 
   /// The lock key that serialises migrations of every instance (any constant would do; this is
@@ -290,6 +301,30 @@ public final class PostgresStorage: AppStorage {
 
   public func deleteSession(id: String) async throws {
     try await write("DELETE FROM session WHERE id = \(SessionKey.of(id))")
+  }
+
+  public func quarantineSession(id: String, reason: String) async throws {
+    let key = SessionKey.of(id)
+    try await transaction { connection, logger in
+      try await connection.query(
+        """
+        INSERT INTO session_quarantine (id, owner, revision, state, saved_at, reason)
+        SELECT id, owner, revision, state, saved_at, \(reason) FROM session WHERE id = \(key)
+        """, logger: logger)
+      try await connection.query("DELETE FROM session WHERE id = \(key)", logger: logger)
+    }
+  }
+
+  public func quarantinedSessions() async throws -> [(key: String, reason: String)] {
+    try await read { client, logger in
+      var sessions: [(key: String, reason: String)] = []
+      for try await (key, reason) in try await client.query(
+        "SELECT id, reason FROM session_quarantine ORDER BY quarantined_at", logger: logger
+      ).decode((String, String).self) {
+        sessions.append((key: key, reason: reason))
+      }
+      return sessions
+    }
   }
 
   public func storedSessionKeys() async throws -> [String] {

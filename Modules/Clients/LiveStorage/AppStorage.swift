@@ -27,6 +27,12 @@ public protocol AppStorage: Sendable {
   func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws
   /// Forgets the session saved under `id` (none is fine).
   func deleteSession(id: String) async throws
+  /// Moves the session saved under `id` out of the way, into the table `session_quarantine`
+  /// with `reason` and the time: its state could not be read, and an operator may want to
+  /// recover it. Nothing happens when no session is saved under `id`.
+  func quarantineSession(id: String, reason: String) async throws
+  /// The sessions set aside by ``quarantineSession(id:reason:)``, as (key, reason), oldest first.
+  func quarantinedSessions() async throws -> [(key: String, reason: String)]
   /// Forgets every session saved before `date`; returns how many.
   func deleteSessions(savedBefore date: Date) async throws -> Int
   /// The keys the saved sessions are stored under (``SessionKey``), in no particular order: what

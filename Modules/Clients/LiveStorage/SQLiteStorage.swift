@@ -114,6 +114,20 @@ public final class SQLiteStorage: AppStorage {
         })
       try db.execute(sql: "UPDATE session SET id = app_session_key(id)")
     }
+    migrator.registerMigration("4 session quarantine") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE session_quarantine (
+            id TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            state BLOB NOT NULL,
+            saved_at REAL NOT NULL,
+            reason TEXT NOT NULL,
+            quarantined_at REAL NOT NULL
+          );
+          """)
+    }
     return migrator
   }
 
@@ -200,6 +214,27 @@ public final class SQLiteStorage: AppStorage {
   public func deleteSession(id: String) async throws {
     try await access(writing: true) { db in
       try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [SessionKey.of(id)])
+    }
+  }
+
+  public func quarantineSession(id: String, reason: String) async throws {
+    try await access(writing: true) { db in
+      let key = SessionKey.of(id)
+      try db.execute(
+        sql: """
+          INSERT INTO session_quarantine
+            (id, owner, revision, state, saved_at, reason, quarantined_at)
+          SELECT id, owner, revision, state, saved_at, ?, ? FROM session WHERE id = ?
+          """, arguments: [reason, Date().timeIntervalSince1970, key])
+      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [key])
+    }
+  }
+
+  public func quarantinedSessions() async throws -> [(key: String, reason: String)] {
+    try await access { db in
+      try Row.fetchAll(
+        db, sql: "SELECT id, reason FROM session_quarantine ORDER BY quarantined_at, rowid"
+      ).map { (key: $0["id"], reason: $0["reason"]) }
     }
   }
 

@@ -13,6 +13,7 @@ import Synchronization
 /// | `app_event_streams_open` | gauge | — |
 /// | `app_session_saves_failed_total`, `app_session_saves_retried_total` | counter | — (a session's state whose write failed; tried again) |
 /// | `app_session_oldest_unsaved_seconds` | gauge | — (how long the oldest state not yet saved has waited; 0 when all are saved) |
+/// | `app_sessions_quarantined_total` | counter | — (saved sessions whose state could not be read, set aside in `session_quarantine`) |
 /// | `upstream_requests_total` | counter | `client`, `outcome` — recorded by the live clients through swift-metrics once the executable bootstraps it with ``registry`` |
 ///
 /// Every label value comes from a fixed set, so no request can grow the registry.
@@ -26,6 +27,7 @@ public final class ServerMetrics: Sendable {
   let savesFailed: Counter
   let savesRetried: Counter
   let oldestUnsavedAge: Gauge
+  let sessionsQuarantined: Counter
   /// The writer's counts already added to the two counters.
   private let savesReported = Mutex<(failed: Int, retried: Int)>((0, 0))
   /// The duration histogram of every known route and method, and of `other`, made once: a
@@ -60,6 +62,10 @@ public final class ServerMetrics: Sendable {
       descriptor: .init(
         namespace: "app", metricName: "session_oldest_unsaved", unitName: "seconds",
         helpText: "How long the oldest session state not yet saved has waited."))
+    sessionsQuarantined = registry.makeCounter(
+      descriptor: .init(
+        namespace: "app", metricName: "sessions_quarantined", unitName: "total",
+        helpText: "Saved sessions whose state could not be read, set aside for an operator."))
     var durationHistograms: [String: [String: DurationHistogram]] = [:]
     for (route, methods) in WebRoutes.routes {
       for method in methods.map(\.rawValue) {

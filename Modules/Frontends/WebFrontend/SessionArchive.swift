@@ -41,6 +41,9 @@ public struct SessionArchive: Sendable {
   public var delete: @Sendable (_ session: SessionID) async throws -> Void
   /// Forgets every session saved before a date; returns how many.
   public var prune: @Sendable (_ savedBefore: Date) async throws -> Int
+  /// Sets aside a session whose saved state cannot be read, with the reason, where an operator
+  /// can recover it; without a place for that, the session is deleted.
+  public var quarantine: @Sendable (_ session: SessionID, _ reason: String) async throws -> Void
   /// Writes what the sessions using this archive hand to it, grouped.
   let writer = ArchiveWriter()
 
@@ -48,12 +51,14 @@ public struct SessionArchive: Sendable {
     load: @escaping @Sendable (SessionID) async throws -> Entry?,
     save: @escaping @Sendable ([SessionID: Entry]) async throws -> Void,
     delete: @escaping @Sendable (SessionID) async throws -> Void,
-    prune: @escaping @Sendable (Date) async throws -> Int
+    prune: @escaping @Sendable (Date) async throws -> Int,
+    quarantine: (@Sendable (SessionID, String) async throws -> Void)? = nil
   ) {
     self.load = load
     self.save = save
     self.delete = delete
     self.prune = prune
+    self.quarantine = quarantine ?? { id, _ in try await delete(id) }
   }
 
   /// Saves one session's entry, unless a newer revision of it is saved already.

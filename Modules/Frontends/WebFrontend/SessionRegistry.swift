@@ -233,10 +233,14 @@ public final class SessionRegistry: Sendable {
     do {
       snapshot = try AppFeature.Snapshot(archived: entry.state)
     } catch {
+      // Set aside for an operator, not deleted: a bug in a new version's reading of old saved
+      // states must not destroy them.
+      let reason = String(String(describing: error).prefix(500))
       logger.warning(
-        "Saved session is unreadable; forgotten",
-        metadata: ["error": "\(String(describing: error).prefix(200))"])
-      try? await archive.delete(id)
+        "Saved session is unreadable; set aside (session_quarantine)",
+        metadata: ["error": "\(reason.prefix(200))"])
+      metrics.sessionsQuarantined.increment()
+      try? await archive.quarantine(id, reason)
       return .done
     }
     do {

@@ -26,8 +26,15 @@ function fakeServer(routes) {
   };
   globalThis.EventSource = class {
     static CLOSED = 2;
-    constructor(path) { requests.push("EVENTS " + path); this.readyState = 0; }
-    addEventListener() {}
+    constructor(path) {
+      requests.push("EVENTS " + path);
+      this.readyState = 0;
+      this.listeners = {};
+      requests.events = this;
+    }
+    addEventListener(name, listener) { this.listeners[name] = listener; }
+    // Delivers a server-sent event to the page.
+    emit(name, data) { this.listeners[name]?.({ data: JSON.stringify(data) }); }
     close() { this.readyState = 2; }
   };
   return requests;
@@ -119,4 +126,27 @@ test("an action the server never got says it was not saved, and the message goes
   assert(hidden > hiddenBefore, "the banner stays after the server answered again");
   assert(requests.includes("GET /api/session/state"), requests.join(", "));
   equal(requests[requests.length - 1], "EVENTS /api/session/events");
+});
+
+test("a change the storage refused says 'not saved' until the server reports it saved", async () => {
+  const requests = fakeServer({
+    "POST /api/session": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "POST /api/session/actions": [503, { error: "not saved: the storage refused the write (disk full)." }],
+  });
+  const view = recordingView();
+  let hidden = 0;
+  view.hideBanner = () => { hidden += 1; };
+  const session = createSession(view);
+  await session.start();
+  const hiddenBefore = hidden;
+  await session.send({ type: "counter.increment", id: "x" });
+  equal(view.seen.banners, [["not saved: the storage refused the write (disk full).", false]]);
+  equal(hidden, hiddenBefore);
+  requests.events.emit("saved", { revision: 2 });
+  equal(hidden, hiddenBefore + 1);
+  // Another message (not about saving) is not taken away by a later "saved".
+  fakeServer({ "POST /api/session/actions": [429, { error: "Too many actions." }] });
+  await session.send({ type: "counter.increment", id: "x" });
+  requests.events.emit("saved", { revision: 3 });
+  equal(hidden, hiddenBefore + 1);
 });

@@ -61,6 +61,18 @@ enum RawHTTP {
       return String(decoding: received, as: UTF8.self)
     }
 
+    /// What the server sends until `text` has arrived (or the connection closes, or 30 s pass).
+    func read(until text: String) -> String {
+      var received: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while !String(decoding: received, as: UTF8.self).contains(text) {
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { break }
+        received += buffer[0..<count]
+      }
+      return String(decoding: received, as: UTF8.self)
+    }
+
     /// The head of the answer (status line and headers), without waiting for its body.
     func readHead() -> String {
       var received: [UInt8] = []

@@ -198,4 +198,24 @@ struct SaveFailureTests {
       #expect(storage.attempts.withLock { $0 } == 0)
     }
   }
+
+  /// The page learns on its event stream when what it was told was "not saved" is saved after
+  /// all, so that it can take its message away.
+  @Test func theEventStreamSaysWhenRefusedChangesAreSavedAfterAll() async throws {
+    let storage = FailingArchive()
+    try await makeApplication(makeRegistry(storage.archive)).test(.ahc(.http)) { client in
+      let id = try await sessionSavedThenFailing(storage, client)
+      let port = try #require(client.port)
+      let stream = try RawHTTP.Connection(port: port)
+      stream.send(
+        "GET /api/session/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: session=\(id)\r\n\r\n"
+      )
+      #expect(stream.read(until: "event: state").hasPrefix("HTTP/1.1 200"))
+      #expect(try await increment(id, client).status == .serviceUnavailable)
+      storage.isFailing.withLock { $0 = false }
+      let events = try await RawHTTP.blocking { stream.read(until: "event: saved") }
+      #expect(events.contains("event: saved\ndata: {\"revision\":"), "\(events)")
+      _ = try await client.call(.delete, "/api/session", session: id)
+    }
+  }
 }

@@ -39,6 +39,9 @@ public enum SessionEvent: Equatable, Sendable {
   case state(Snapshot)
   /// Nothing changed for a while; sent so that dead connections are noticed.
   case keepAlive
+  /// Every state up to `revision` is saved, after a write had failed: what the page was told
+  /// was "not saved" is kept now.
+  case saved(revision: Int)
 }
 
 /// One visitor's running app: a root store of `AppFeature` on an actor of its own
@@ -79,6 +82,9 @@ final class Session: Sendable {
     var last: AppFeature.Snapshot?
     var requestedRevision: Int
     var savedRevision: Int
+    /// Whether a write failed since every state was last saved: the page then heard "not
+    /// saved", and hears ``SessionEvent/saved(revision:)`` once everything is.
+    var hasFailed = false
     var waiters: [Int: Waiter] = [:]
     var nextWaiterID = 0
   }
@@ -273,6 +279,14 @@ final class Session: Sendable {
       guard var archiving = state.archiving else { return ([], nil) }
       defer { state.archiving = archiving }
       if failure == nil { archiving.savedRevision = max(archiving.savedRevision, revision) }
+      if failure != nil {
+        archiving.hasFailed = true
+      } else if archiving.hasFailed, archiving.savedRevision >= archiving.requestedRevision {
+        archiving.hasFailed = false
+        for subscriber in state.subscribers.values {
+          subscriber.yield(.saved(revision: archiving.savedRevision))
+        }
+      }
       let reached = failure == nil ? archiving.savedRevision : revision
       let done = archiving.waiters.filter { $0.value.revision <= reached }
       for waiterID in done.keys { archiving.waiters[waiterID] = nil }

@@ -320,6 +320,8 @@ enum ServerSentEvents {
       return Data("event: state\ndata: ".utf8) + snapshot.json + Data("\n\n".utf8)
     case .keepAlive:
       return Data(": keep-alive\n\n".utf8)
+    case .saved(let revision):
+      return Data("event: saved\ndata: {\"revision\":\(revision)}\n\n".utf8)
     }
   }
 }

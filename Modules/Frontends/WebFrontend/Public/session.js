@@ -23,6 +23,9 @@ export function createSession(view) {
   let events = null;
   // Whether the server could not be reached: the banner saying so goes when it answers again.
   let lost = false;
+  // Whether the server said a change was not saved (its storage refused it): the banner saying
+  // so goes when the server reports that everything is saved, or with the next kept change.
+  let notSaved = false;
   let resuming = false;
   // Actions are sent one after the other, so the server sees them in the order they happened.
   let queue = Promise.resolve();
@@ -80,6 +83,9 @@ export function createSession(view) {
   function listen() {
     events = new EventSource(api("/events"));
     events.addEventListener("state", (event) => accept(JSON.parse(event.data)));
+    events.addEventListener("saved", () => {
+      if (notSaved) { notSaved = false; view.hideBanner(); }
+    });
     events.onopen = connectionBack;
     events.onerror = () => {
       view.connection("reconnecting");
@@ -122,8 +128,9 @@ export function createSession(view) {
         body: JSON.stringify(action),
       });
       const body = await response.json();
-      if (response.ok) { view.hideBanner(); accept(body); return; }
+      if (response.ok) { notSaved = false; view.hideBanner(); accept(body); return; }
       if (response.status === 404) { expired(); return; }
+      notSaved = response.status === 503 && (body.error || "").startsWith("not saved");
       view.banner(body.error || ("HTTP " + response.status), false);
     } catch (error) {
       connectionLost();

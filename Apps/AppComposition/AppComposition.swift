@@ -44,7 +44,8 @@ public enum AppComposition {
   public static func runTerminalApp(
     arguments: [String] = Array(CommandLine.arguments.dropFirst())
   ) async -> Int32 {
-    await TerminalApp.main(arguments: arguments, composition: terminal)
+    keepRunningWhenAFileIsTooLarge()
+    return await TerminalApp.main(arguments: arguments, composition: terminal)
   }
 
   /// Runs `app-server` with the process's arguments until it is stopped, and returns its exit
@@ -52,6 +53,15 @@ public enum AppComposition {
   public static func runServer(
     arguments: [String] = Array(CommandLine.arguments.dropFirst())
   ) async -> Int32 {
-    await ServerCommand.main(arguments: arguments, composition: server)
+    keepRunningWhenAFileIsTooLarge()
+    return await ServerCommand.main(arguments: arguments, composition: server)
+  }
+
+  /// A write past the process's file-size limit (`ulimit -f`, RLIMIT_FSIZE) sends SIGXFSZ, which
+  /// ends the process unless ignored; ignored, the write fails with EFBIG instead, the database
+  /// reports it, and the app says the change was not saved — a server serving other visitors
+  /// must not die because one file cannot grow.
+  static func keepRunningWhenAFileIsTooLarge() {
+    signal(SIGXFSZ, SIG_IGN)
   }
 }

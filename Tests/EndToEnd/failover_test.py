@@ -129,7 +129,8 @@ def launch_instance(database_url, port, log):
          "--trusted-proxy", "127.0.0.1", "--database-url", database_url, "--log-level", "warning",
          # Every visitor of this test comes from 127.0.0.1, so the per-client limits would
          # count them all as one client.
-         "--sessions-per-minute", "100000", "--actions-per-second", "100000"],
+         "--sessions-per-minute", "100000", "--actions-per-second", "100000",
+         "--reads-per-second", "100000"],
         stdout=open(log, "a"), stderr=subprocess.STDOUT, text=True)
     wait_for(f"http://127.0.0.1:{port}/readyz", process, f"app-server on {port}")
     return process

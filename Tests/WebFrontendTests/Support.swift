@@ -47,7 +47,8 @@ func makeApplication(
 /// The default policy with limits no functional test reaches.
 let relaxedSecurity = WebSecurity(
   sessionCreation: .init(burst: 100_000, perSecond: 100_000),
-  actions: .init(burst: 100_000, perSecond: 100_000))
+  actions: .init(burst: 100_000, perSecond: 100_000),
+  reads: .init(burst: 100_000, perSecond: 100_000))
 
 /// A session created through the API: its id (read from the cookie, as a browser keeps it) and
 /// its first state.

@@ -2,30 +2,59 @@ import Hummingbird
 import Synchronization
 
 /// The per-client limits of ``WebSecurity``, applied by the routes: token buckets for session
-/// creation and for actions (429 with `Retry-After`), and a count of open event streams.
+/// creation, actions and reads (429 with `Retry-After`), and a count of open event streams.
+///
+/// Every budget is taken twice: from the client's own (an IPv4 address, an IPv6 /64) and from
+/// the one its network shares (an IPv4 /24, an IPv6 /48, ``WebSecurity/networkShare`` times as
+/// large) — so many addresses of one network get no more than the network's budget.
 final class ClientLimits: Sendable {
   let security: WebSecurity
-  private let sessionCreation: RateLimiter
-  private let actions: RateLimiter
+  private let sessionCreation: Budget
+  private let actions: Budget
+  private let reads: Budget
   private let streams = Mutex<[String: Int]>([:])
+
+  /// One kind of request's buckets: per client and per network.
+  private struct Budget: Sendable {
+    let client: RateLimiter
+    let network: RateLimiter
+
+    init(_ rate: RateLimiter.Rate, networkShare: Double) {
+      client = RateLimiter(rate: rate)
+      network = RateLimiter(
+        rate: .init(burst: rate.burst * networkShare, perSecond: rate.perSecond * networkShare))
+    }
+  }
 
   init(security: WebSecurity) {
     self.security = security
-    self.sessionCreation = RateLimiter(rate: security.sessionCreation)
-    self.actions = RateLimiter(rate: security.actions)
+    self.sessionCreation = Budget(security.sessionCreation, networkShare: security.networkShare)
+    self.actions = Budget(security.actions, networkShare: security.networkShare)
+    self.reads = Budget(security.reads, networkShare: security.networkShare)
+  }
+
+  /// Who the request counts against.
+  func network(of request: Request, context: WebRequestContext) -> ClientNetwork {
+    ClientNetwork(
+      address: context.client(of: request, trustedProxies: security.trustedProxies),
+      ipv6ClientPrefix: security.ipv6ClientPrefix)
   }
 
   func admitSessionCreation(_ request: Request, context: WebRequestContext) throws(APIError) {
-    try admit(request, context: context, limiter: sessionCreation, what: "new sessions")
+    try admit(request, context: context, budget: sessionCreation, what: "new sessions")
   }
 
   func admitAction(_ request: Request, context: WebRequestContext) throws(APIError) {
-    try admit(request, context: context, limiter: actions, what: "actions")
+    try admit(request, context: context, budget: actions, what: "actions")
+  }
+
+  func admitRead(_ request: Request, context: WebRequestContext) throws(APIError) {
+    try admit(request, context: context, budget: reads, what: "reads")
   }
 
   /// Counts an event stream against its client until the returned ticket is closed.
   func openEventStream(_ request: Request, context: WebRequestContext) throws(APIError) -> Ticket {
-    let client = context.client(of: request, trustedProxies: security.trustedProxies)
+    let client = network(of: request, context: context).client
     let limit = security.maximumEventStreamsPerClient
     let opened = streams.withLock { streams in
       guard streams[client, default: 0] < limit else { return false }
@@ -49,14 +78,18 @@ final class ClientLimits: Sendable {
   var openEventStreams: Int { streams.withLock { $0.values.reduce(0, +) } }
 
   private func admit(
-    _ request: Request, context: WebRequestContext, limiter: RateLimiter, what: String
+    _ request: Request, context: WebRequestContext, budget: Budget, what: String
   ) throws(APIError) {
-    let client = context.client(of: request, trustedProxies: security.trustedProxies)
-    if case .refused(let retryAfter) = limiter.take(for: client) {
-      context.logger.notice("Rate limited", metadata: ["limit": "\(what)"])
-      throw APIError(
-        .tooManyRequests, "too many \(what) from this client; retry in \(retryAfter) s",
-        headers: [.retryAfter: "\(retryAfter)"])
+    let keys = network(of: request, context: context)
+    for (limiter, key, whose) in [
+      (budget.client, keys.client, "this client"), (budget.network, keys.network, "this network"),
+    ] {
+      if case .refused(let retryAfter) = limiter.take(for: key) {
+        context.logger.notice("Rate limited", metadata: ["limit": "\(what)", "per": "\(whose)"])
+        throw APIError(
+          .tooManyRequests, "too many \(what) from \(whose); retry in \(retryAfter) s",
+          headers: [.retryAfter: "\(retryAfter)"])
+      }
     }
   }
 

@@ -19,6 +19,13 @@ public struct WebSecurity: Equatable, Sendable {
   public var sessionCreation: RateLimiter.Rate
   /// How fast one client may send actions (over all its sessions).
   public var actions: RateLimiter.Rate
+  /// How fast one client may read session states (`GET /api/session/state`).
+  public var reads: RateLimiter.Rate
+  /// How many clients' budgets a network (an IPv4 /24, an IPv6 /48) has together: the
+  /// addresses of one network share that, whatever their number (``ClientNetwork``).
+  public var networkShare: Double
+  /// The prefix of an IPv6 address that counts as one client: 64 by default (one end site).
+  public var ipv6ClientPrefix: Int
   /// The most event streams one client may hold open at once.
   public var maximumEventStreamsPerClient: Int
 
@@ -29,6 +36,9 @@ public struct WebSecurity: Equatable, Sendable {
     trustedProxies: Set<String> = [],
     sessionCreation: RateLimiter.Rate = .init(burst: 20, perSecond: 0.5),
     actions: RateLimiter.Rate = .init(burst: 100, perSecond: 50),
+    reads: RateLimiter.Rate = .init(burst: 100, perSecond: 50),
+    networkShare: Double = 4,
+    ipv6ClientPrefix: Int = 64,
     maximumEventStreamsPerClient: Int = 32
   ) {
     self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
@@ -36,6 +46,9 @@ public struct WebSecurity: Equatable, Sendable {
     self.trustedProxies = trustedProxies
     self.sessionCreation = sessionCreation
     self.actions = actions
+    self.reads = reads
+    self.networkShare = networkShare
+    self.ipv6ClientPrefix = ipv6ClientPrefix
     self.maximumEventStreamsPerClient = maximumEventStreamsPerClient
   }
 

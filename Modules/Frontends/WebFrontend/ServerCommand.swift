@@ -117,6 +117,20 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
   )
   var sessionsPerMinute: String?
 
+  @Option(
+    name: .customLong("reads-per-second"),
+    help:
+      "The session states one client may read per second in the long run (twice as many at once); more get 429. [env: APP_SERVER_READS_PER_SECOND] (default: 50)"
+  )
+  var readsPerSecond: String?
+
+  @Option(
+    name: .customLong("ipv6-client-prefix"),
+    help:
+      "The length of the IPv6 prefix that counts as one client in the limits (every address of one /64 is one client by default; a /48 shares 4 clients' budgets). [env: APP_SERVER_IPV6_CLIENT_PREFIX] (default: 64)"
+  )
+  var ipv6ClientPrefix: String?
+
   @Flag(
     name: .customLong("secure-cookies"),
     help:
@@ -152,6 +166,8 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
       ("--trusted-proxy", "APP_SERVER_TRUSTED_PROXIES", list(trustedProxies)),
       ("--actions-per-second", "APP_SERVER_ACTIONS_PER_SECOND", actionsPerSecond),
       ("--sessions-per-minute", "APP_SERVER_SESSIONS_PER_MINUTE", sessionsPerMinute),
+      ("--reads-per-second", "APP_SERVER_READS_PER_SECOND", readsPerSecond),
+      ("--ipv6-client-prefix", "APP_SERVER_IPV6_CLIENT_PREFIX", ipv6ClientPrefix),
       ("--secure-cookies", "APP_SERVER_SECURE_COOKIES", secureCookies ? "true" : nil),
       ("--favorite-failure-rate", "FAVORITE_FAILURE_RATE", favoriteFailureRate),
       ("--log-level", "LOG_LEVEL", logLevel),
@@ -200,6 +216,10 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
       try settings.number("APP_SERVER_SESSIONS_PER_MINUTE", expected: "a positive number") {
         $0 > 0
       } ?? 30
+    let readsPerSecond =
+      try settings.number("APP_SERVER_READS_PER_SECOND", expected: "a positive number") {
+        $0 > 0
+      } ?? 50
     let idleTimeout =
       try settings.number(
         "APP_SERVER_IDLE_TIMEOUT_SECONDS", expected: "a positive number of seconds"
@@ -218,7 +238,11 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
         secureCookies: try settings.boolean("APP_SERVER_SECURE_COOKIES") ?? false,
         trustedProxies: Set(try settings.hosts("APP_SERVER_TRUSTED_PROXIES")),
         sessionCreation: .init(burst: 20, perSecond: sessionsPerMinute / 60),
-        actions: .init(burst: 2 * actionsPerSecond, perSecond: actionsPerSecond)),
+        actions: .init(burst: 2 * actionsPerSecond, perSecond: actionsPerSecond),
+        reads: .init(burst: 2 * readsPerSecond, perSecond: readsPerSecond),
+        ipv6ClientPrefix: try settings.integer(
+          "APP_SERVER_IPV6_CLIENT_PREFIX", in: 16...128, expected: "a prefix length in 16...128")
+          ?? 64),
       favoriteFailureRate: try settings.number(
         "FAVORITE_FAILURE_RATE", expected: "a number between 0 and 1"
       ) { (0...1).contains($0) })

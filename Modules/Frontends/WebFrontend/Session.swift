@@ -55,6 +55,9 @@ public enum SessionEvent: Equatable, Sendable {
 /// requests in flight are cancelled).
 final class Session: Sendable {
   let id: SessionID
+  /// The network of the client that created it (``ClientNetwork/network``), for a fair share of
+  /// the session table; `nil` for a resumed session.
+  let network: String?
   /// The session's name in logs: a serial number, because the id is a secret.
   let logName: String
   private let bookkeeping: Mutex<Bookkeeping>
@@ -119,6 +122,7 @@ final class Session: Sendable {
   init(
     id: SessionID,
     serial: Int,
+    network: String? = nil,
     now: ContinuousClock.Instant,
     beginning: Beginning = .new,
     archive: (SessionArchive, VisitorID)? = nil,
@@ -126,6 +130,7 @@ final class Session: Sendable {
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.id = id
+    self.network = network
     self.logName = "#\(serial)"
     self.beginning = beginning
     self.logger = logger

@@ -165,11 +165,12 @@ public final class SessionRegistry: Sendable {
   ///
   /// `logger` is the request's (its lines carry the request id); the registry's own by default.
   func create(
-    for visitor: VisitorID? = nil, now: ContinuousClock.Instant = .now, logger: Logger? = nil
+    for visitor: VisitorID? = nil, network: String? = nil, now: ContinuousClock.Instant = .now,
+    logger: Logger? = nil
   ) async throws(APIError) -> (SessionID, Snapshot) {
     let logger = logger ?? self.logger
     let session = try insertSession(
-      id: SessionID(), for: visitor, beginning: .new, now: now, logger: logger)
+      id: SessionID(), for: visitor, network: network, beginning: .new, now: now, logger: logger)
     logger.info(
       "Session created", metadata: ["session": "\(session.logName)", "count": "\(count)"])
     return (session.id, try await session.start())
@@ -260,10 +261,12 @@ public final class SessionRegistry: Sendable {
     return .done
   }
 
-  /// Adds a session (ending the least recently used idle one when full); throws 503 when every
-  /// session is in use or the server is shutting down.
+  /// Adds a session; when full, ends the least recently used idle one or, when none is idle, the
+  /// least recently used one of the network holding the most sessions (``fairVictim``); throws
+  /// 503 when neither applies or the server is shutting down.
   private func insertSession(
-    id: SessionID, for visitor: VisitorID?, beginning: Session.Beginning,
+    id: SessionID, for visitor: VisitorID?, network: String? = nil,
+    beginning: Session.Beginning,
     now: ContinuousClock.Instant, logger: Logger
   ) throws(APIError) -> Session {
     let dependencies: DependencyOverrides
@@ -281,7 +284,9 @@ public final class SessionRegistry: Sendable {
       }
       var evicted: Session?
       if table.sessions.count >= configuration.maximumSessionCount {
-        guard let idle = Self.leastRecentlyUsedIdleSession(in: table, now: now, configuration)
+        guard
+          let idle = Self.leastRecentlyUsedIdleSession(in: table, now: now, configuration)
+            ?? Self.fairVictim(in: table, for: network)
         else {
           logger.warning(
             "Session limit reached", metadata: ["limit": "\(configuration.maximumSessionCount)"])
@@ -295,7 +300,7 @@ public final class SessionRegistry: Sendable {
       }
       table.createdCount += 1
       let session = Session(
-        id: id, serial: table.createdCount, now: now, beginning: beginning,
+        id: id, serial: table.createdCount, network: network, now: now, beginning: beginning,
         archive: archive.flatMap { archive in visitor.map { (archive, $0) } },
         logger: self.logger, dependencies: dependencies)
       table.sessions[id] = session
@@ -433,6 +438,23 @@ public final class SessionRegistry: Sendable {
       session.end()
     }
     logger.info("All sessions ended", metadata: ["ended": "\(ending.count)"])
+  }
+
+  /// When every session is busy: the least recently used session of the network holding the
+  /// most, if that network holds at least two more than `network` — so that one network
+  /// cannot lock every other out by keeping its sessions busy, while two networks with about
+  /// as many sessions do not take turns evicting each other.
+  private static func fairVictim(in table: Table, for network: String?) -> Session? {
+    guard let network else { return nil }
+    var counts: [String: Int] = [:]
+    for session in table.sessions.values {
+      if let network = session.network { counts[network, default: 0] += 1 }
+    }
+    guard let (largest, count) = counts.max(by: { $0.value < $1.value }),
+      largest != network, count >= counts[network, default: 0] + 2
+    else { return nil }
+    return table.sessions.values.filter { $0.network == largest }
+      .min { $0.lastActivity < $1.lastActivity }
   }
 
   /// The idle session whose last request is the oldest, if any may be evicted.

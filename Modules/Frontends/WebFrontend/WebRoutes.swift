@@ -135,7 +135,9 @@ public enum WebRoutes {
       try limits.admitSessionCreation(request, context: context)
       // A visitor keeps its id; a missing or malformed one is replaced by a new one.
       let visitor = visitor(of: request) ?? VisitorID()
-      let (id, snapshot) = try await registry.create(for: visitor, logger: context.logger)
+      let (id, snapshot) = try await registry.create(
+        for: visitor, network: limits.network(of: request, context: context).network,
+        logger: context.logger)
       var response = json(snapshot, status: .created)
       response.setCookie(sessionCookie(id.rawValue, security: security))
       response.setCookie(visitorCookie(visitor, security: security))
@@ -144,6 +146,7 @@ public enum WebRoutes {
 
     router.get("/api/session/state") { request, context in
       let id = try sessionID(of: request)
+      try limits.admitRead(request, context: context)
       try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
       return json(try registry.snapshot(of: id))
     }

@@ -308,16 +308,27 @@ let package = Package(
       ],
       path: "Tools/StorageBenchmark"
     ),
-    // The baseline of the server benchmark (Tools/server-benchmark): a bare Hummingbird route
-    // doing app-server's JSON work for one action, nothing else.
+    // The baselines of the server benchmark (Tools/server-benchmark): the limit, a bare
+    // Hummingbird route answering a fixed body of the same size; and the hand-written peer, a
+    // typed Hummingbird app with the same durability (GRDB, answered after commit).
     .executableTarget(
-      name: "baseline-server",
+      name: "limit-server",
       dependencies: [
         logging,
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
-      path: "Tools/ServerBenchmark"
+      path: "Tools/ServerBenchmark/Limit"
+    ),
+    .executableTarget(
+      name: "peer-server",
+      dependencies: [
+        logging,
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Tools/ServerBenchmark/Peer"
     ),
     // The offline gazetteer benchmark: load time, memory, time per query (docs/benchmarks.md).
     .executableTarget(

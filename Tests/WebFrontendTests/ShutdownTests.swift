@@ -4,6 +4,10 @@ import Synchronization
 import Testing
 import WebFrontend
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A server stopped while clients keep connecting: a connection accepted in the last moment,
 /// which the server never gets to serve, must be closed, not crash the process. (NIO hands
 /// accepted connections to the server through an async stream; when the server's task is
@@ -21,6 +25,9 @@ struct ShutdownTests {
           while !stop.load(ordering: .relaxed) {
             let target = port.load(ordering: .relaxed)
             guard target != 0, let connection = try? RawHTTP.Connection(port: target) else {
+              // No server yet, or it is gone: wait a little instead of spinning, which would
+              // starve the rest of the suite.
+              usleep(1_000)
               continue
             }
             connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

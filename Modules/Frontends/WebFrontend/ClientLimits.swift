@@ -34,22 +34,26 @@ final class ClientLimits: Sendable {
   }
 
   /// Who the request counts against.
-  func network(of request: Request, context: WebRequestContext) -> ClientNetwork {
+  private func network(of request: Request, context: WebRequestContext) -> ClientNetwork {
     ClientNetwork(
       address: context.client(of: request, trustedProxies: security.trustedProxies),
       ipv6ClientPrefix: security.ipv6ClientPrefix)
   }
 
-  func admitSessionCreation(_ request: Request, context: WebRequestContext) throws(APIError) {
+  /// Admits a new session; returns who it counted against (the registry shares its table out
+  /// by network).
+  func admitSessionCreation(
+    _ request: Request, context: WebRequestContext
+  ) throws(APIError) -> ClientNetwork {
     try admit(request, context: context, budget: sessionCreation, what: "new sessions")
   }
 
   func admitAction(_ request: Request, context: WebRequestContext) throws(APIError) {
-    try admit(request, context: context, budget: actions, what: "actions")
+    _ = try admit(request, context: context, budget: actions, what: "actions")
   }
 
   func admitRead(_ request: Request, context: WebRequestContext) throws(APIError) {
-    try admit(request, context: context, budget: reads, what: "reads")
+    _ = try admit(request, context: context, budget: reads, what: "reads")
   }
 
   /// Counts an event stream against its client until the returned ticket is closed.
@@ -79,7 +83,7 @@ final class ClientLimits: Sendable {
 
   private func admit(
     _ request: Request, context: WebRequestContext, budget: Budget, what: String
-  ) throws(APIError) {
+  ) throws(APIError) -> ClientNetwork {
     let keys = network(of: request, context: context)
     for (limiter, key, whose) in [
       (budget.client, keys.client, "this client"), (budget.network, keys.network, "this network"),
@@ -91,6 +95,7 @@ final class ClientLimits: Sendable {
           headers: [.retryAfter: "\(retryAfter)"])
       }
     }
+    return keys
   }
 
   /// Something counted until it is closed; closing twice counts once.

@@ -135,9 +135,10 @@ public final class SessionRegistry: Sendable {
   /// no save on its way learns only by asking (``StorageProbe``).
   func savingProblem() async -> String? {
     guard let archive else { return nil }
-    if let since = archive.writer.health.failingSince {
+    let health = archive.writer.health
+    if let since = health.failingSince {
       let seconds = since.duration(to: .now).components.seconds
-      let reason = archive.writer.health.lastFailure?.prefix(200) ?? ""
+      let reason = health.lastFailure?.prefix(200) ?? ""
       return "saves are failing (for \(seconds) s): \(reason)"
     }
     return await storageProbe.problem(of: archive)

@@ -132,11 +132,11 @@ public enum WebRoutes {
         try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
         if let snapshot = try? registry.snapshot(of: id) { return json(snapshot) }
       }
-      try limits.admitSessionCreation(request, context: context)
+      let client = try limits.admitSessionCreation(request, context: context)
       // A visitor keeps its id; a missing or malformed one is replaced by a new one.
       let visitor = visitor(of: request) ?? VisitorID()
       let (id, snapshot) = try await registry.create(
-        for: visitor, network: limits.network(of: request, context: context).network,
+        for: visitor, network: client.network,
         logger: context.logger)
       var response = json(snapshot, status: .created)
       response.setCookie(sessionCookie(id.rawValue, security: security))

@@ -173,6 +173,15 @@ struct StateSchemaTests {
 /// The state JSON is written feature by feature, and only the features a change touched are
 /// written again: what comes out must be what a fresh encoding gives.
 struct StateJSONTests {
+  /// The app's initial state, with counter ids counted from 0.
+  static func freshState() -> AppFeature.State {
+    withDependencies {
+      $0.uuid = .incrementing
+    } operation: {
+      AppFeature.State()
+    }
+  }
+
   /// The JSON object, compared by content (the encoder's key order is not fixed).
   static func object(_ data: Data) throws -> NSDictionary? {
     try JSONSerialization.jsonObject(with: data) as? NSDictionary
@@ -180,11 +189,7 @@ struct StateJSONTests {
 
   @Test func aChangeRewritesOnlyWhatChangedAndEqualsAFreshEncoding() throws {
     let api = AppFeature.webAPI
-    var state = withDependencies {
-      $0.uuid = .incrementing
-    } operation: {
-      AppFeature.State()
-    }
+    var state = Self.freshState()
     let first = try #require(api.stateJSON(state, after: nil))
     #expect(api.stateJSON(state, after: first) == nil, "nothing changed")
 
@@ -200,5 +205,45 @@ struct StateJSONTests {
     #expect(view.settings.displayName == "Blob")
     #expect(view.selectedTab == "search", "the part that did not change is kept")
     #expect(view.counters == (try StateView(json: first.data)).counters)
+  }
+
+  /// Written between a prefix and a suffix, the JSON is one buffer of exactly its size, and the
+  /// next state copies its unchanged features from it.
+  @Test func aFramedStateIsOneBufferAndTheNextReadsFromIt() throws {
+    let api = AppFeature.webAPI
+    var state = Self.freshState()
+    let prefix = Data(#"{"revision":1,"state":"#.utf8)
+    let suffix = Data(#","generation":"g"}"#.utf8)
+    let first = try #require(api.stateJSON(state, after: nil, prefix: prefix, suffix: suffix))
+    #expect(first.data.prefix(prefix.count) == prefix)
+    #expect(first.data.suffix(suffix.count) == suffix)
+    #expect(first.object == prefix.count..<(first.data.count - suffix.count))
+    #expect(
+      try Self.object(first.data.subdata(in: first.object)) == Self.object(api.stateJSON(state)))
+    let envelope = try #require(
+      try JSONSerialization.jsonObject(with: first.data) as? [String: Any])
+    #expect(envelope["revision"] as? Int == 1)
+
+    state.selectedTab = .episodes
+    let second = try #require(api.stateJSON(state, after: first))
+    #expect(try Self.object(second.data) == Self.object(api.stateJSON(state)))
+    #expect(second.object == 0..<second.data.count, "no frame: the data is the object")
+  }
+
+  /// Compacted, the JSON keeps its bytes and forgets its views: the same state is still no
+  /// change, and a changed one is written as a fresh encoding would.
+  @Test func aCompactedStateJSONComparesByBytes() throws {
+    let api = AppFeature.webAPI
+    var state = Self.freshState()
+    let first = try #require(api.stateJSON(state, after: nil))
+    let compacted = first.compacted()
+    #expect(compacted.data == first.data)
+    #expect(api.stateJSON(state, after: compacted) == nil, "same bytes: nothing changed")
+
+    state.settings.displayName = "Blob"
+    let second = try #require(api.stateJSON(state, after: compacted))
+    #expect(try Self.object(second.data) == Self.object(api.stateJSON(state)))
+    #expect(api.stateJSON(state, after: second) == nil)
+    #expect(try StateView(json: second.data).settings.displayName == "Blob")
   }
 }

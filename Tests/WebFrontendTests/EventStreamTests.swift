@@ -23,6 +23,34 @@ struct EventStreamTests {
       .map { try JSONDecoder().decode(SessionResponse.self, from: $0) }
   }
 
+  /// A session idle for a minute gives up the views it kept to compare states (it is compacted
+  /// by the sweep that expires sessions), and stays the same to its visitor: not expired, the
+  /// same state, and its next change answered and pushed with the next revision.
+  @Test func anIdleSessionIsCompactedAndAnswersAsBefore() async throws {
+    let registry = makeRegistry(configuration: .init(idleTimeout: .seconds(600)))
+    try await makeApplication(registry).test(.ahc(.http)) { client in
+      let created = try await client.createSession()
+      let before = try #require(registry.state(of: created.id))
+      #expect(registry.expireIdleSessions(now: .now.advanced(by: .seconds(61))) == 0)
+      #expect(registry.state(of: created.id) == before, "compacting changes nothing visible")
+
+      async let stream = client.call(.get, "/api/session/events", session: created.id)
+      try await waitUntil { registry.eventStreamCount(of: created.id) == 1 }
+      let answer = try await client.send(.incrementCounter(id: firstCounter), to: created.id)
+      #expect(answer.revision == created.revision + 1)
+      #expect(answer.state.counters[0].count == 1)
+      #expect(answer.state.settingsPart == before.settingsPart)
+      #expect(answer.state.episodesPart == before.episodesPart)
+      #expect(answer.state.searchPart == before.searchPart)
+      try await client.send(.incrementCounter(id: firstCounter), to: created.id)
+
+      #expect(registry.expireIdleSessions(now: .now.advanced(by: .seconds(601))) == 1)
+      let snapshots = try Self.snapshots(try await stream.body)
+      #expect(snapshots.map(\.revision) == [1, 2, 3].map { created.revision - 1 + $0 })
+      #expect(snapshots.map { $0.state.counters[0].count } == [0, 1, 2])
+    }
+  }
+
   @Test func timerTicksArePushedAndStopWhenTheSessionExpires() async throws {
     let clock = TestClock()
     let registry = makeRegistry(configuration: .init(idleTimeout: .seconds(60)), clock: clock)

@@ -13,8 +13,6 @@ import Synchronization
 public struct Snapshot: Equatable, Sendable {
   /// 1 for the state a session starts with, then one more per change.
   public let revision: Int
-  /// The state as JSON (``WebAPI/stateJSON(_:)`` of the app's ``AppFeature/webAPI``).
-  public let state: Data
   /// Which run of the session this is: a new value each time the session is created or
   /// resumed from the archive (after a restart, on another server). Revisions are ordered within
   /// a generation; a page that sees a new generation takes its snapshot whatever its revision.
@@ -22,14 +20,31 @@ public struct Snapshot: Equatable, Sendable {
   public let generation: String
   /// The snapshot as JSON.
   public let json: Data
+  /// Where the state is in ``json``.
+  private let stateRange: Range<Int>
 
-  init(revision: Int, state: Data, generation: String) {
+  /// The state as JSON (``WebAPI/stateJSON(_:)`` of the app's ``AppFeature/webAPI``): a copy of
+  /// the part of ``json`` that holds it.
+  public var state: Data { json.subdata(in: stateRange) }
+
+  /// The snapshot of revision `revision` whose JSON is `written`, which ``WebAPI`` wrote
+  /// between ``prefix(revision:)`` and ``suffix(generation:)``: the snapshot keeps that one
+  /// buffer, and the next state copies its unchanged features from it.
+  init(revision: Int, generation: String, written: StateJSON) {
     self.revision = revision
-    self.state = state
     self.generation = generation
-    self.json =
-      Data(#"{"revision":\#(revision),"state":"#.utf8) + state
-      + Data(#","generation":"\#(generation)"}"#.utf8)
+    self.json = written.data
+    self.stateRange = written.object
+  }
+
+  /// What comes before the state in the JSON of the snapshot of `revision`.
+  static func prefix(revision: Int) -> Data {
+    Data(#"{"revision":\#(revision),"state":"#.utf8)
+  }
+
+  /// What comes after the state in the JSON of a snapshot of `generation`.
+  static func suffix(generation: String) -> Data {
+    Data(#","generation":"\#(generation)"}"#.utf8)
   }
 }
 
@@ -116,7 +131,8 @@ final class Session: Sendable {
   }
 
   private let beginning: Beginning
-  private let generation = String(SessionID().rawValue.prefix(12))
+  /// Twelve letters and digits: kept inline, no allocation.
+  private let generation: String
   private let logger: Logger
 
   init(
@@ -134,6 +150,7 @@ final class Session: Sendable {
     self.logName = "#\(serial)"
     self.beginning = beginning
     self.logger = logger
+    self.generation = String(SessionID().rawValue.prefix(12))
     let store = StoreActor(initialState: AppFeature.State()) {
       AppFeature()
     } withDependencies: {
@@ -192,6 +209,25 @@ final class Session: Sendable {
 
   /// When the visitor last made a request.
   var lastActivity: ContinuousClock.Instant { bookkeeping.withLock { $0.lastActivity } }
+
+  /// Lets go of what is kept only to make the next change cheaper — each feature's view for the
+  /// comparison with the next state, the saved part of the state for the comparison with the
+  /// next one to save — for a session whose visitor has not been seen for a while. Its next
+  /// change costs a full encoding (and a write even if the saved part did not change); nothing
+  /// the visitor sees changes.
+  ///
+  /// Returns whether there was anything to let go of (a session already compacted has not).
+  @discardableResult
+  func compact() -> Bool {
+    bookkeeping.withLock { state in
+      guard let json = state.stateJSON, !json.isCompacted || state.archiving?.last != nil else {
+        return false
+      }
+      state.stateJSON = json.compacted()
+      state.archiving?.last = nil
+      return true
+    }
+  }
 
   /// Records a request from the visitor, for the idle timeout.
   func touch(_ now: ContinuousClock.Instant) {
@@ -370,16 +406,21 @@ final class Session: Sendable {
   ///
   /// When the part of the state the archive keeps changed, it is handed to the archive writer.
   private func publish(_ state: AppFeature.State) {
-    // Only this method writes `stateJSON`, and it runs on the store's actor, one call at a time.
-    let previous = bookkeeping.withLock { $0.stateJSON }
-    guard let json = AppFeature.webAPI.stateJSON(state, after: previous) else { return }
+    // Only this method writes `stateJSON` and `lastSnapshot`, and it runs on the store's actor,
+    // one call at a time.
+    let (previous, revision) = bookkeeping.withLock {
+      ($0.stateJSON, ($0.lastSnapshot?.revision ?? $0.baseRevision) + 1)
+    }
+    guard
+      let json = AppFeature.webAPI.stateJSON(
+        state, after: previous, prefix: Snapshot.prefix(revision: revision),
+        suffix: Snapshot.suffix(generation: generation))
+    else { return }
+    let snapshot = Snapshot(revision: revision, generation: generation, written: json)
     let handed = bookkeeping.withLock {
       bookkeeping -> (SessionArchive, ArchiveWriter.Pending)? in
       guard bookkeeping.store != nil else { return nil }
       bookkeeping.stateJSON = json
-      let snapshot = Snapshot(
-        revision: (bookkeeping.lastSnapshot?.revision ?? bookkeeping.baseRevision) + 1,
-        state: json.data, generation: generation)
       bookkeeping.lastSnapshot = snapshot
       for subscriber in bookkeeping.subscribers.values {
         subscriber.yield(.state(snapshot))

@@ -401,19 +401,31 @@ public final class SessionRegistry: Sendable {
 
   // MARK: Housekeeping
 
-  /// Ends every session idle for longer than the idle timeout at `now`; returns how many.
+  /// Ends every session idle for longer than the idle timeout at `now`; returns how many. A
+  /// session idle for longer than ``Configuration/minimumIdleBeforeEviction`` but not expired is
+  /// compacted (``Session/compact()``): it gives up what it keeps only to make its next change
+  /// cheaper.
   ///
   /// Ending a session releases its store, which cancels all of its effects.
   @discardableResult
   public func expireIdleSessions(now: ContinuousClock.Instant = .now) -> Int {
-    let expired = table.withLock { table in
-      let expired = table.sessions.values.filter {
-        $0.lastActivity.duration(to: now) > configuration.idleTimeout
+    let (expired, idle) = table.withLock { table in
+      var expired: [Session] = []
+      var idle: [Session] = []
+      for session in table.sessions.values {
+        let quiet = session.lastActivity.duration(to: now)
+        if quiet > configuration.idleTimeout {
+          expired.append(session)
+        } else if quiet > configuration.minimumIdleBeforeEviction {
+          idle.append(session)
+        }
       }
       for session in expired { table.sessions[session.id] = nil }
-      return expired
+      return (expired, idle)
     }
     for session in expired { endAndForget(session) }
+    let compacted = idle.reduce(0) { count, session in count + (session.compact() ? 1 : 0) }
+    MemoryRelease.afterEnding(expired.count + compacted)
     if !expired.isEmpty {
       logger.info(
         "Sessions expired", metadata: ["expired": "\(expired.count)", "count": "\(count)"])

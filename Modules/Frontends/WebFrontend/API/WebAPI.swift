@@ -18,8 +18,9 @@ public struct WebAPI<Root: Reducer>: Sendable {
   public struct Part: Sendable {
     let name: String
     let routes: [WebRoute<Root>]
-    /// The part's members of the state JSON, or `nil` when its view equals the previous one.
-    let encode: @Sendable (Root.State, _ previous: EncodedPart?) throws -> EncodedPart?
+    /// The part's view and members of the state JSON, or `nil` when its view equals the
+    /// previous one.
+    let encode: @Sendable (Root.State, _ previous: (any Sendable)?) throws -> EncodedPart?
     let schema: @Sendable () throws -> [String: Any]
 
     /// The part of `feature`.
@@ -30,7 +31,7 @@ public struct WebAPI<Root: Reducer>: Sendable {
         routes: feature.routes,
         encode: { state, previous in
           let view = Feature.view(of: state)
-          if let previous, previous.view as? Feature.View == view { return nil }
+          if let previous, previous as? Feature.View == view { return nil }
           // `{"counters":[…],"removalConfirmation":…}` without its braces: the members.
           let object = try JSONWriter.encode(view)
           return EncodedPart(view: view, members: object.dropFirst().dropLast())
@@ -159,44 +160,101 @@ public struct WebAPI<Root: Reducer>: Sendable {
   /// The state JSON of `state`, or `nil` when it is the same as `previous`.
   ///
   /// Only the features whose view changed since `previous` are encoded again; the others' JSON
-  /// is reused. An action touches one feature or two, so a change costs the encoding of those.
-  public func stateJSON(_ state: Root.State, after previous: StateJSON?) -> StateJSON? {
-    var encoded: [EncodedPart] = []
-    encoded.reserveCapacity(parts.count)
+  /// is copied from `previous`. An action touches one feature or two, so a change costs the
+  /// encoding of those.
+  ///
+  /// The object is written between `prefix` and `suffix`, into one buffer of exactly the size it
+  /// needs: a caller that sends the state inside an envelope (`{"revision":3,"state":…}`) keeps
+  /// one copy of it, and the next call reads the unchanged features from that same buffer.
+  public func stateJSON(
+    _ state: Root.State, after previous: StateJSON?, prefix: Data = Data(), suffix: Data = Data()
+  ) -> StateJSON? {
+    // The views `previous` was written from; none after ``StateJSON/compacted()``: then every
+    // part is encoded again, and a part whose bytes are the same is no change.
+    let known = previous?.views ?? []
+    var views: [any Sendable] = []
+    views.reserveCapacity(parts.count)
+    // The new members of each part that changed; `nil` keeps the previous bytes.
+    var fresh: [Data?] = []
+    fresh.reserveCapacity(parts.count)
     var changed = previous == nil
     for (index, part) in parts.enumerated() {
-      let last = previous?.parts[index]
-      let fresh: EncodedPart?
+      let view = known.isEmpty ? nil : known[index]
+      let encoded: EncodedPart?
       do {
-        fresh = try part.encode(state, last)
+        encoded = try part.encode(state, view)
       } catch {
         // Views are plain values; a failure here is a bug in a feature's view, not bad input.
         preconditionFailure("\(part.name).View could not be encoded: \(error)")
       }
-      if let fresh {
+      guard let encoded else {
+        // Unchanged: `encode` answers `nil` only when given a view equal to the new one.
+        views.append(view!)
+        fresh.append(nil)
+        continue
+      }
+      views.append(encoded.view)
+      if view == nil, let previous, encoded.members == previous.data[previous.members[index]] {
+        fresh.append(nil)
+      } else {
         changed = true
-        encoded.append(fresh)
-      } else if let last {
-        encoded.append(last)
+        fresh.append(encoded.members)
       }
     }
     guard changed else { return nil }
-    var data = Data("{".utf8)
-    for part in encoded where !part.members.isEmpty {
-      if data.count > 1 { data.append(UInt8(ascii: ",")) }
-      data.append(part.members)
+    // Each part's members: the fresh encoding, or the previous bytes.
+    func members(_ index: Int) -> Data {
+      if let members = fresh[index] { return members }
+      return previous.map { $0.data[$0.members[index]] } ?? Data()
+    }
+    var size = prefix.count + 2 + suffix.count
+    for index in parts.indices {
+      let count = members(index).count
+      size += count == 0 ? 0 : count + 1
+    }
+    var data = Data()
+    data.reserveCapacity(size)
+    data.append(prefix)
+    let objectStart = data.count
+    data.append(UInt8(ascii: "{"))
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(parts.count)
+    for index in parts.indices {
+      let bytes = members(index)
+      if !bytes.isEmpty, data.count > objectStart + 1 { data.append(UInt8(ascii: ",")) }
+      let start = data.count
+      data.append(bytes)
+      ranges.append(start..<data.count)
     }
     data.append(UInt8(ascii: "}"))
-    return StateJSON(parts: encoded, data: data)
+    let object = objectStart..<data.count
+    data.append(suffix)
+    return StateJSON(views: views, members: ranges, data: data, object: object)
   }
 }
 
-/// A state's JSON as ``WebAPI`` wrote it, with each feature's part kept so that the next state
-/// re-encodes only what changed.
+/// A state's JSON as ``WebAPI`` wrote it, with each feature's view and where its members are,
+/// so that the next state re-encodes only what changed.
 public struct StateJSON: Sendable {
-  let parts: [EncodedPart]
-  /// The JSON object.
+  /// Each part's view, in the order the parts were registered; none once ``compacted()``.
+  let views: [any Sendable]
+  /// Where each part's members are in ``data`` (an empty range for a part without members).
+  let members: [Range<Int>]
+  /// The JSON object, between the prefix and the suffix it was written with.
   public let data: Data
+  /// Where the JSON object is in ``data``.
+  public let object: Range<Int>
+
+  /// The same JSON without the views kept to compare the next state with: what a session that
+  /// waits for its visitor needs. The next state is then encoded in full once, and compared by
+  /// its bytes.
+  public func compacted() -> StateJSON {
+    StateJSON(views: [], members: members, data: data, object: object)
+  }
+
+  /// Whether the views are gone (``compacted()``).
+  public var isCompacted: Bool { views.isEmpty }
+
 }
 
 /// One feature's view and its members of the state JSON.

@@ -56,7 +56,7 @@ final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
       return
     }
     isAnswering = true
-    let allowed = "GET, HEAD, POST, DELETE"
+    let allowed = WebRoutes.allowedMethods
     let body = APIError.Body(
       error: "unknown request method; this server accepts \(allowed) (methods are upper case)",
       status: 405)

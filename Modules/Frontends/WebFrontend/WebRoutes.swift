@@ -50,6 +50,15 @@ public enum WebRoutes {
   ].merging(
     (WebAssets.all.keys + pagePaths).map { ($0, [.get]) }, uniquingKeysWith: { first, _ in first })
 
+  /// Every method some route accepts (`HEAD` wherever `GET` is), for the `Allow` header of an
+  /// answer to a method no route knows: `GET, HEAD, POST, DELETE`.
+  static let allowedMethods: String = {
+    var methods = Set(routes.values.joined())
+    if methods.contains(.get) { methods.insert(.head) }
+    let order: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+    return order.filter(methods.contains).map(\.rawValue).joined(separator: ", ")
+  }()
+
   /// Builds the router over `registry`.
   ///
   /// - Parameters:

@@ -203,14 +203,12 @@ public struct WebAPI<Root: Reducer>: Sendable {
     }
     guard changed else { return nil }
     // Each part's members: the fresh encoding, or the previous bytes.
-    func members(_ index: Int) -> Data {
-      if let members = fresh[index] { return members }
-      return previous.map { $0.data[$0.members[index]] } ?? Data()
+    let members = parts.indices.map { index in
+      fresh[index] ?? previous.map { $0.data[$0.members[index]] } ?? Data()
     }
-    var size = prefix.count + 2 + suffix.count
-    for index in parts.indices {
-      let count = members(index).count
-      size += count == 0 ? 0 : count + 1
+    // The braces, the members and a comma after each but the last.
+    let size = members.reduce(prefix.count + 2 + suffix.count) { size, bytes in
+      bytes.isEmpty ? size : size + bytes.count + 1
     }
     var data = Data()
     data.reserveCapacity(size)
@@ -219,8 +217,7 @@ public struct WebAPI<Root: Reducer>: Sendable {
     data.append(UInt8(ascii: "{"))
     var ranges: [Range<Int>] = []
     ranges.reserveCapacity(parts.count)
-    for index in parts.indices {
-      let bytes = members(index)
+    for bytes in members {
       if !bytes.isEmpty, data.count > objectStart + 1 { data.append(UInt8(ascii: ",")) }
       let start = data.count
       data.append(bytes)
@@ -254,7 +251,6 @@ public struct StateJSON: Sendable {
 
   /// Whether the views are gone (``compacted()``).
   public var isCompacted: Bool { views.isEmpty }
-
 }
 
 /// One feature's view and its members of the state JSON.

@@ -130,7 +130,11 @@ struct LegacyReducerTests {
     path.append(.counting(Counter.State()))
     path[id: 0, case: /LegacyParent.Mode.counting]?.count = 3
     #expect(path[id: 0] == .counting(Counter.State(count: 3)))
-    path[id: 0, case: /LegacyParent.Mode.idle] = ()
+    withKnownIssue {
+      path[id: 0, case: /LegacyParent.Mode.idle] = ()
+    } matching: { issue in
+      message(of: issue) == "Can't modify unrelated case \"counting\""
+    }
     #expect(path[id: 0] == .counting(Counter.State(count: 3)))
   }
 

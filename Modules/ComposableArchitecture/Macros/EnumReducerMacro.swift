@@ -61,7 +61,9 @@ enum EnumReducerExpansion {
     case ifConfig([(directive: String, nodes: [Node])])
   }
 
-  static func members(of enumDecl: EnumDeclSyntax) -> [DeclSyntax] {
+  static func members(
+    of enumDecl: EnumDeclSyntax, stateConformances: [String] = [], actionConformances: [String] = []
+  ) -> [DeclSyntax] {
     let access =
       enumDecl.modifiers.first { ["public", "package"].contains($0.name.text) }
       .map { "\($0.name.text) " } ?? ""
@@ -142,14 +144,16 @@ enum EnumReducerExpansion {
       @CasePaths.CasePathable
       @dynamicMemberLookup
       @ComposableArchitecture.ObservableState
-      \(raw: access)enum State: ComposableArchitecture.CaseReducerState {
+      \(raw: access)enum State: ComposableArchitecture.CaseReducerState\
+      \(raw: stateConformances.map { ", \($0)" }.joined()) {
         \(raw: access)typealias StateReducer = \(raw: reducerName)
       \(raw: stateCases)
       }
       """,
       """
       @CasePaths.CasePathable
-      \(raw: access)enum Action {
+      \(raw: access)enum Action\
+      \(raw: actionConformances.isEmpty ? "" : ": \(actionConformances.joined(separator: ", "))") {
       \(raw: actionCases)
       }
       """,

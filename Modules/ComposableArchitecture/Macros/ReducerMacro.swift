@@ -13,7 +13,31 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
-    return EnumReducerExpansion.members(of: enumDecl)
+    return EnumReducerExpansion.members(
+      of: enumDecl,
+      stateConformances: synthesizedConformances(node, label: "state"),
+      actionConformances: synthesizedConformances(node, label: "action"))
+  }
+
+  /// The protocols `@Reducer(state: .equatable, action: .equatable, .sendable)` asks for on the
+  /// `State` and `Action` a `@Reducer enum` writes: the arguments after `label`, up to the next
+  /// labelled one.
+  static func synthesizedConformances(_ node: AttributeSyntax, label: String) -> [String] {
+    guard case .argumentList(let arguments) = node.arguments else { return [] }
+    var names: [String] = []
+    var inside = false
+    for argument in arguments {
+      if let argumentLabel = argument.label?.text { inside = argumentLabel == label }
+      guard inside,
+        let name = argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+      else { continue }
+      let protocols = [
+        "codable": "Codable", "decodable": "Decodable", "encodable": "Encodable",
+        "equatable": "Equatable", "hashable": "Hashable", "sendable": "Sendable",
+      ]
+      if let conformance = protocols[name] { names.append(conformance) }
+    }
+    return names
   }
 
   public static func expansion(
@@ -53,18 +77,29 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
   }
 
   /// The conformance lives in a generated extension, so `body` would not inherit the requirement's
-  /// result builder; the macro writes it on the property instead.
+  /// result builder; the macro writes it on the property instead, with the domain the property's
+  /// type names: `some ReducerOf<Self>` gives `ReducerBuilder<Self.State, Self.Action>`, and
+  /// `some Reducer<Int, Void>` gives `ReducerBuilder<Int, Void>` — so a reducer whose domain is
+  /// only in its `body` (no nested `State` or `Action`) builds too. A `body` whose type names no
+  /// domain gets no builder.
   private static func bodyAttributes(for variable: VariableDeclSyntax) -> [AttributeSyntax] {
-    guard variable.bindings.count == 1,
+    guard variable.bindingSpecifier.text == "var",
+      variable.bindings.count == 1,
       let binding = variable.bindings.first,
       binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body",
-      binding.accessorBlock != nil,
+      case .getter = binding.accessorBlock?.accessors,
+      let arguments = binding.typeAnnotation?.type.as(SomeOrAnyTypeSyntax.self)?
+        .constraint.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments,
       !variable.attributes.contains(where: {
         $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription.contains("ReducerBuilder")
           == true
       })
     else { return [] }
-    return ["@ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>"]
+    let domain =
+      arguments.count == 1
+      ? "\(arguments.trimmedDescription).State, \(arguments.trimmedDescription).Action"
+      : arguments.trimmedDescription
+    return ["@ComposableArchitecture.ReducerBuilder<\(raw: domain)>"]
   }
 
   public static func expansion(

@@ -30,6 +30,32 @@
 public macro Reducer() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerMacro")
 
+/// `@Reducer` with conformances for the `State` and `Action` that a `@Reducer enum` writes:
+/// `@Reducer(state: .equatable, action: .equatable, .sendable)`. TCA deprecates it in favour of
+/// extensions (`extension Destination.State: Equatable {}`), and so do we; a `@Reducer struct`
+/// declares its own types and ignores the arguments.
+@attached(
+  member, names: named(State), named(Action), named(body), named(CaseScope), named(scope))
+@attached(memberAttribute)
+@attached(extension, conformances: Reducer, CaseReducer)
+@available(*, deprecated, message: "Define your conformance using an extension, instead")
+public macro Reducer(state: _SynthesizedConformance..., action: _SynthesizedConformance...) =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerMacro")
+
+/// A protocol that `@Reducer(state:action:)` synthesizes on the `State` or `Action` it writes.
+@available(*, deprecated, message: "Define your conformance using an extension, instead")
+public struct _SynthesizedConformance: Sendable {}
+
+@available(*, deprecated, message: "Define your conformance using an extension, instead")
+extension _SynthesizedConformance {
+  public static let codable = Self()
+  public static let decodable = Self()
+  public static let encodable = Self()
+  public static let equatable = Self()
+  public static let hashable = Self()
+  public static let sendable = Self()
+}
+
 /// Makes state observable with the Observation module: each stored `var` reports its reads
 /// and writes, so `withObservationTracking` sees exactly the fields a front end read. Also
 /// accepted on enum states, whose identity is their case and payload.

@@ -261,11 +261,15 @@ extension StackState {
   public subscript<Case>(id id: StackElementID, case path: AnyCasePath<Element, Case>) -> Case? {
     _read { yield self[id: id].flatMap(path.extract(from:)) }
     _modify {
-      var value = self[id: id].flatMap(path.extract(from:))
-      let hadValue = value != nil
+      let element = _dictionary[id]
+      var value = element.flatMap(path.extract(from:))
+      let matched = value != nil
       yield &value
-      guard hadValue, let value else { return }
-      self[id: id] = path.embed(value)
+      guard matched else {
+        reportUnrelatedCase(element, location: nil)
+        return
+      }
+      _dictionary[id] = value.map(path.embed)
     }
   }
 }

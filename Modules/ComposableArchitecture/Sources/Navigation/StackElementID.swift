@@ -70,6 +70,7 @@ extension StackElementID: ExpressibleByIntegerLiteral {
   public func callAsFunction() -> StackElementID { next() }
 
   /// A generator that continues from where this one is, without sharing its counter.
+  @usableFromInline
   func incrementingCopy() -> Self {
     Self(startingAt: peek().generation)
   }

@@ -67,18 +67,21 @@ public struct StackState<Element> {
   /// state.path[id: 0, case: \.edit]?.alert = AlertState { TextState("Delete?") }
   /// ```
   ///
-  /// Modifying an element of another case is reported and changes nothing.
+  /// Modifying an element of another case, or a missing element, is reported and changes
+  /// nothing; setting the case to `nil` removes the element.
   public subscript<Case>(id id: StackElementID, case path: CaseKeyPath<Element, Case>) -> Case?
   where Element: CasePathable {
-    get { self[id: id].flatMap { $0[case: path] } }
-    set {
-      guard let newValue, let element = self[id: id] else { return }
-      guard element[case: path] != nil else {
-        reportIssue(
-          "Can't modify unrelated case\(caseName(of: element).map { " \"\($0)\"" } ?? "")")
+    _read { yield _dictionary[id].flatMap { $0[case: path] } }
+    _modify {
+      let element = _dictionary[id]
+      var value = element.flatMap { $0[case: path] }
+      let matched = value != nil
+      yield &value
+      guard matched else {
+        reportUnrelatedCase(element, location: nil)
         return
       }
-      _dictionary[id] = path(newValue)
+      _dictionary[id] = value.map { path($0) }
     }
   }
 

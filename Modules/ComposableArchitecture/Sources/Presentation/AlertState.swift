@@ -1,3 +1,4 @@
+@_spi(Reflection) import CasePaths
 import Foundation
 
 /// An alert in state: a title, an optional message and buttons whose actions come back to the
@@ -70,9 +71,15 @@ extension AlertState: CustomDumpReflectable {
 }
 
 /// State that is dismissed as soon as the user acts on it (alerts, confirmation dialogs): the
-/// runtime sets it to `nil` after any of its actions.
+/// runtime sets it to `nil` after one of its own actions.
 public protocol _EphemeralState<Action> {
   associatedtype Action
+  /// The type of the actions the state's buttons send.
+  static var actionType: Any.Type { get }
+}
+
+extension _EphemeralState {
+  public static var actionType: Any.Type { Action.self }
 }
 
 extension AlertState: _EphemeralState {}
@@ -81,10 +88,25 @@ extension AlertState: _EphemeralState {}
 /// holds an ephemeral value (the alert case of a destination enum).
 @usableFromInline
 func _isEphemeral<Value>(_ value: Value) -> Bool {
-  if Value.self is any _EphemeralState.Type { return true }
-  let mirror = Mirror(reflecting: value)
-  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
-    return false
-  }
-  return payload is any _EphemeralState
+  _ephemeralType(of: value) != nil
+}
+
+/// The ephemeral type of a presented value, or of the payload of its current case.
+func _ephemeralType<Value>(of value: Value) -> (any _EphemeralState.Type)? {
+  if let type = Value.self as? any _EphemeralState.Type { return type }
+  guard let metadata = EnumMetadata(Value.self) else { return nil }
+  return metadata.associatedValueType(forTag: metadata.tag(of: value))
+    as? any _EphemeralState.Type
+}
+
+/// Whether `action`, sent to the presented `value`, dismisses it: `value` is ephemeral (or in an
+/// ephemeral case) and `action` is one of its buttons' actions — of its action type, or an enum
+/// case holding one (the alert case of a destination action). Any other action of the presented
+/// feature leaves an alert up.
+@usableFromInline
+func _ephemeralDismisses<Value, Action>(_ value: Value, after action: Action) -> Bool {
+  guard let actionType = _ephemeralType(of: value)?.actionType else { return false }
+  if Action.self == actionType { return true }
+  guard let metadata = EnumMetadata(Action.self) else { return false }
+  return metadata.associatedValueType(forTag: metadata.tag(of: action)) == actionType
 }

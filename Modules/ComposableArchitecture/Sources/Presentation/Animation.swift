@@ -35,6 +35,36 @@ public struct Animation: Hashable, Sendable {
     Self("spring(duration: \(duration), bounce: \(bounce))")
   }
 
+  public static func interactiveSpring(
+    response: Double = 0.15, dampingFraction: Double = 0.86, blendDuration: Double = 0.25
+  ) -> Self {
+    Self("interactiveSpring(\(response), \(dampingFraction), \(blendDuration))")
+  }
+  public static func interpolatingSpring(
+    mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0
+  ) -> Self {
+    Self("interpolatingSpring(\(mass), \(stiffness), \(damping), \(initialVelocity))")
+  }
+  public static func interpolatingSpring(
+    duration: Double = 0.5, bounce: Double = 0, initialVelocity: Double = 0
+  ) -> Self {
+    Self("interpolatingSpring(duration: \(duration), bounce: \(bounce), \(initialVelocity))")
+  }
+  public static func bouncy(duration: Double = 0.5, extraBounce: Double = 0) -> Self {
+    Self("bouncy(\(duration), \(extraBounce))")
+  }
+  public static func smooth(duration: Double = 0.5, extraBounce: Double = 0) -> Self {
+    Self("smooth(\(duration), \(extraBounce))")
+  }
+  public static func snappy(duration: Double = 0.5, extraBounce: Double = 0) -> Self {
+    Self("snappy(\(duration), \(extraBounce))")
+  }
+  public static func timingCurve(
+    _ c0x: Double, _ c0y: Double, _ c1x: Double, _ c1y: Double, duration: Double = 0.35
+  ) -> Self {
+    Self("timingCurve(\(c0x), \(c0y), \(c1x), \(c1y), \(duration))")
+  }
+
   public func delay(_ delay: Double) -> Self { Self("\(name).delay(\(delay))") }
   public func speed(_ speed: Double) -> Self { Self("\(name).speed(\(speed))") }
   public func repeatCount(_ count: Int, autoreverses: Bool = true) -> Self {

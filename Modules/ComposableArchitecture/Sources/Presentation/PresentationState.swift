@@ -85,18 +85,13 @@ public struct PresentationState<State> {
   /// state.$destination[case: \.detail]?.alert = AlertState { TextState("Delete?") }
   /// ```
   ///
-  /// Modifying another case than the presented one is reported and changes nothing.
+  /// Modifying a case other than the presented one (or modifying while nothing is presented) is
+  /// reported and changes nothing; setting the presented case to `nil` dismisses it.
   public subscript<Case>(case path: CaseKeyPath<State, Case>) -> Case?
   where State: CasePathable {
-    get { wrappedValue.flatMap { $0[case: path] } }
-    set {
-      guard let newValue, let presented = wrappedValue else { return }
-      guard presented[case: path] != nil else {
-        reportIssue(
-          "Can't modify unrelated case\(caseName(of: presented).map { " \"\($0)\"" } ?? "")")
-        return
-      }
-      wrappedValue = path(newValue)
+    _read { yield wrappedValue.flatMap { $0[case: path] } }
+    _modify {
+      yield &self[_extract: { $0[case: path] }, embed: { path($0) }, location: nil]
     }
   }
 
@@ -113,17 +108,46 @@ public struct PresentationState<State> {
     line line: UInt = #line,
     column column: UInt = #column
   ) -> Case? {
-    get { wrappedValue.flatMap(path.extract(from:)) }
-    set {
-      guard let newValue, let presented = wrappedValue else { return }
-      guard path.extract(from: presented) != nil else {
-        reportIssue(
-          "Can't modify unrelated case\(caseName(of: presented).map { " \"\($0)\"" } ?? "")",
-          fileID: fileID.rawValue, filePath: filePath.rawValue, line: line, column: column)
+    _read { yield wrappedValue.flatMap(path.extract(from:)) }
+    _modify {
+      yield &self[
+        _extract: path.extract(from:), embed: path.embed,
+        location: SourceLocation(
+          fileID: fileID.rawValue, filePath: filePath.rawValue, line: line, column: column)]
+    }
+  }
+
+  /// The case's payload for modification: written back when the presented value was in the
+  /// case (`nil` dismisses), otherwise reported as TCA reports it.
+  private subscript<Case>(
+    _extract extract: (State) -> Case?, embed embed: (Case) -> State,
+    location location: SourceLocation?
+  ) -> Case? {
+    get { wrappedValue.flatMap(extract) }
+    _modify {
+      let presented = wrappedValue
+      var value = presented.flatMap(extract)
+      let matched = value != nil
+      yield &value
+      guard matched else {
+        reportUnrelatedCase(presented, location: location)
         return
       }
-      wrappedValue = path.embed(newValue)
+      wrappedValue = value.map(embed)
     }
+  }
+}
+
+/// Reports a write through a case subscript while the value is in another case (or `nil`).
+func reportUnrelatedCase(_ value: Any?, location: SourceLocation?) {
+  let message =
+    "Can't modify unrelated case\(value.flatMap(caseName(of:)).map { " \"\($0)\"" } ?? "")"
+  if let location {
+    reportIssue(
+      message, fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column)
+  } else {
+    reportIssue(message)
   }
 }
 

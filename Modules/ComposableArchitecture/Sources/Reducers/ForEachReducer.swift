@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 
 extension Reducer {
@@ -140,20 +141,19 @@ func reportMissingElement(action: Any, location: SourceLocation) {
       Action:
         \(debugCaseOutput(action))
 
-    This is generally considered an application logic error, and can happen for a few \
-    reasons:
+    This is generally considered an application logic error, and can happen for a few reasons:
 
-    • A parent reducer removed an element with this ID before this reducer ran. This reducer \
+    A parent reducer removed an element with this ID before this reducer ran. This reducer \
     must run before any other reducer removes an element, which ensures that element reducers \
     can handle their actions while their state is still available.
 
-    • An in-flight effect emitted this action when state contained no element at this ID. \
+    An in-flight effect emitted this action when state contained no element at this ID. \
     While it may be perfectly reasonable to ignore this action, consider canceling the \
     associated effect before an element is removed, especially if it is a long-living effect.
 
-    • This action was sent to the store while its state contained no element at this ID. To \
-    fix this make sure that actions for this reducer can only be sent from a store when its \
-    state contains an element at this id.
+    This action was sent to the store while its state contained no element at this ID. To \
+    fix this make sure that actions for this reducer can only be sent from a store when \
+    its state contains an element at this id. In SwiftUI applications, use "ForEachStore".
     """,
     fileID: location.fileID,
     filePath: location.filePath,
@@ -179,45 +179,68 @@ struct SourceLocation: Sendable {
   }
 }
 
-/// A short description of an action's cases, without payload values:
-/// `AppFeature.Action.counters(.element(id:, action: .incrementButtonTapped))`.
+/// A short description of an action's cases, without payload values, as TCA prints it in its
+/// messages: `AppFeature.Action.counters(.element(id:, action: .incrementButtonTapped))`.
+/// Unlabeled payloads show as `_:`; a value that describes itself for debugging
+/// (`CustomDebugStringConvertible`) is shown by that description.
 func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
-  func describe(_ value: Any, isRoot: Bool) -> String {
+  func cases(_ value: Any) -> String {
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
     case .enum:
-      guard let child = mirror.children.first, let label = child.label else {
-        let name = String(describing: value)
-        return isRoot && !abbreviated ? "\(typeName(type(of: value))).\(name)" : ".\(name)"
+      guard let child = mirror.children.first else {
+        let name = "\(value)"
+        return name == typeName(type(of: value)) ? "" : ".\(name)"
       }
-      let payload = Mirror(reflecting: child.value)
-      let prefix = isRoot && !abbreviated ? typeName(type(of: value)) : ""
-      if payload.displayStyle == .tuple {
-        let labels = payload.children.map { child -> String in
-          let inner =
-            Mirror(reflecting: child.value).displayStyle == .enum
-            ? " " + describe(child.value, isRoot: false) : ""
-          return "\(child.label.map { $0.hasPrefix(".") ? "" : "\($0):" } ?? "")\(inner)"
-        }
-        return "\(prefix).\(label)(\(labels.joined(separator: ", ")))"
+      let payload = cases(child.value)
+      return ".\(child.label ?? "")\(payload.isEmpty ? "" : "(\(payload))")"
+    case .tuple:
+      return mirror.children.map { label, value in
+        let payload = cases(value)
+        let name = label.map { isPositional($0) ? "_:" : "\($0):" } ?? ""
+        return "\(name)\(payload.isEmpty ? "" : " \(payload)")"
       }
-      if payload.displayStyle == .enum {
-        return "\(prefix).\(label)(\(describe(child.value, isRoot: false)))"
-      }
-      return "\(prefix).\(label)"
+      .joined(separator: ", ")
     default:
-      return isRoot ? typeName(type(of: value)) : ""
+      return ""
     }
   }
-  return describe(value, isRoot: true)
+  if let described = value as? any CustomDebugStringConvertible {
+    return described.debugDescription
+  }
+  return "\(abbreviated ? "" : typeName(type(of: value)))\(cases(value))"
 }
 
-/// A type's name without its module, as messages show it: `Counter.Action`. The anonymous
-/// contexts of private and local types ("(unknown context at $…)") are left out.
-func typeName(_ type: Any.Type) -> String {
-  let components = String(reflecting: type)
-    .split(separator: ".")
-    .filter { !$0.hasPrefix("(unknown context at ") && !$0.hasPrefix("(") }
-  guard components.count > 1 else { return String(describing: type) }
-  return components.dropFirst().joined(separator: ".")
+/// Whether a tuple label is a position (`.0`, `.1`…), which is how a mirror names an unlabeled
+/// element.
+private func isPositional(_ label: String) -> Bool {
+  label.allSatisfy { $0 == "." || $0.isNumber }
+}
+
+/// A type's name as messages show it: without module names (`Counter.Action`), without the
+/// anonymous contexts of private and local types, with Swift's sugar for optionals, arrays and
+/// dictionaries, and — unless `genericsAbbreviated` is false — without generic arguments
+/// (`PresentationAction`).
+func typeName(_ type: Any.Type, genericsAbbreviated: Bool = true) -> String {
+  var name = _typeName(type, qualified: true)
+    .replacingOccurrences(
+      of: #"\(unknown context at \$[[:xdigit:]]+\)\."#, with: "", options: .regularExpression)
+  let sugar = [
+    (#"\bSwift\.Optional<([^><]+)>"#, "$1?"),
+    (#"\bSwift\.Array<([^><]+)>"#, "[$1]"),
+    (#"\bSwift\.Dictionary<([^,<]+), ([^><]+)>"#, "[$1: $2]"),
+  ]
+  // Innermost first: each pass rewrites the generics that hold no other generics.
+  for _ in 0..<10 {
+    let sweetened = sugar.reduce(name) {
+      $0.replacingOccurrences(of: $1.0, with: $1.1, options: .regularExpression)
+    }
+    if sweetened == name { break }
+    name = sweetened
+  }
+  name = name.replacingOccurrences(of: #"\w+\.([\w.]+)"#, with: "$1", options: .regularExpression)
+  if genericsAbbreviated {
+    name = name.replacingOccurrences(of: "<.+>", with: "", options: .regularExpression)
+  }
+  return name
 }

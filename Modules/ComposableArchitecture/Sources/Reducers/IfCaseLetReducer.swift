@@ -118,23 +118,22 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 func reportIfCaseLetChildActionInOtherCase(action: Any, state: Any, location: SourceLocation) {
   reportIssue(
     """
-    An "ifCaseLet" at "\(location.fileID):\(location.line)" received a child action when \
-    child state was set to a different case.
+    An "ifCaseLet" at "\(location.fileID):\(location.line)" received a child action when child \
+    state was set to a different case.
 
       Action:
-        \(debugCaseOutput(action))
+    \(String(customDumping: action).indenting(by: 4))
       State:
-        \(debugCaseOutput(state))
+    \(String(customDumping: state).indenting(by: 4))
 
-    This is generally considered an application logic error, and can happen for a few \
-    reasons:
+    This is generally considered an application logic error, and can happen for a few reasons:
 
-    • A parent reducer set state to a different case before this reducer ran. This reducer \
-    must run before any other reducer sets state to a different case.
+    A parent reducer set "\(typeName(type(of: state)))" to a different case before this \
+    reducer ran. This reducer must run before any other reducer sets child state to a \
+    different case. This ensures that child reducers can handle their actions while their \
+    state is still available.
 
-    • An in-flight effect emitted this action when state was set to a different case.
-
-    • This action was sent to the store while state was another case.
+    \(otherCaseReasons)
     """,
     fileID: location.fileID,
     filePath: location.filePath,
@@ -142,3 +141,15 @@ func reportIfCaseLetChildActionInOtherCase(action: Any, state: Any, location: So
     column: location.column
   )
 }
+
+/// The last two reasons of the warnings of `ifCaseLet` and of an enum-case `Scope`, which TCA
+/// words alike.
+let otherCaseReasons = """
+  An in-flight effect emitted this action when child state was unavailable. While it may \
+  be perfectly reasonable to ignore this action, consider canceling the associated effect \
+  before child state changes to another case, especially if it is a long-living effect.
+
+  This action was sent to the store while state was another case. Make sure that actions \
+  for this reducer can only be sent from a store when state is set to the appropriate \
+  case. In SwiftUI applications, use "SwitchStore".
+  """

@@ -127,9 +127,10 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
             )
             .cancellable(id: identity)
           }
-        } else {
-          reportPresentationActionWhileAbsent(action: action, location: location)
         }
+      }
+      if presentationAction != nil, before == nil {
+        reportPresentationActionWhileAbsent(action: action, location: location)
       }
 
       let afterDestination = toPresentation.read(&state) { $0.wrappedValue }
@@ -142,7 +143,8 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         let dismisses: Bool
         switch presentationAction {
         case .dismiss: dismisses = true
-        case .presented: dismisses = _isEphemeral(presented)
+        case .presented(let destinationAction):
+          dismisses = _ephemeralDismisses(before ?? presented, after: destinationAction)
         }
         if dismisses {
           toPresentation.modify(&state) { $0.wrappedValue = nil }
@@ -155,7 +157,15 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       if changed, let before {
         effects = effects.merge(with: .cancel(id: identification.identity(of: before)))
       }
-      let presentedID = toPresentation.read(&state) { $0.presentedID }
+      var presentedID = toPresentation.read(&state) { $0.presentedID }
+      // Another reducer set the destination to `nil` — one that ran before this one on this
+      // action, or after it on an earlier one — while the presentation's lifetime was running:
+      // its effects are cancelled now, as if this reducer had seen it go.
+      if before == nil, let ended = presentedID {
+        effects = effects.merge(with: .cancel(id: ended))
+        toPresentation.modify(&state) { $0.presentedID = nil }
+        presentedID = nil
+      }
       if let after {
         if changed || presentedID == nil, !_isEphemeral(after) {
           let identity = identification.identity(of: after)
@@ -191,11 +201,11 @@ func reportPresentationActionWhileAbsent(action: Any, location: SourceLocation) 
     This is generally considered an application logic error, and can happen for a few \
     reasons:
 
-    • A parent reducer set destination state to "nil" before this reducer ran. This reducer \
+    A parent reducer set destination state to "nil" before this reducer ran. This reducer \
     must run before any other reducer sets destination state to "nil". This ensures that \
     destination reducers can handle their actions while their state is still present.
 
-    • This action was sent to the store while destination state was "nil". Make sure that \
+    This action was sent to the store while destination state was "nil". Make sure that \
     actions for this reducer can only be sent from a store when state is present, or from \
     effects that start from this reducer.
     """,

@@ -139,13 +139,14 @@ func reportScopeChildActionInOtherCase(action: Any, state: Any, location: Source
     This is generally considered an application logic error, and can happen for a few \
     reasons:
 
-    • A parent reducer set state to a different case before the scope ran. Consider using \
-    "Reducer.ifCaseLet" to embed this child reducer in the parent reducer that changes its \
-    state to ensure the child reducer runs first.
+    A parent reducer set "\(typeName(type(of: state)))" to a different case before the \
+    scoped reducer ran. Child reducers must run before any parent reducer sets child state \
+    to a different case. This ensures that child reducers can handle their actions while \
+    their state is still available. Consider using "Reducer.ifCaseLet" to embed this \
+    child reducer in the parent reducer that change its state to ensure the child reducer \
+    runs first.
 
-    • An in-flight effect emitted this action when state was set to a different case.
-
-    • This action was sent to the store while state was another case.
+    \(otherCaseReasons)
     """,
     fileID: location.fileID,
     filePath: location.filePath,

@@ -164,7 +164,9 @@ extension Shared: Identifiable where Value: Identifiable {
 }
 
 extension Shared: CustomStringConvertible {
-  public var description: String { "Shared<\(typeName(Value.self))>(\(wrappedValue))" }
+  public var description: String {
+    "Shared<\(typeName(Value.self, genericsAbbreviated: false))>(\(wrappedValue))"
+  }
 }
 
 extension Shared: CustomReflectable {

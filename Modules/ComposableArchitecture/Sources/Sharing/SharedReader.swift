@@ -90,7 +90,9 @@ extension SharedReader: Identifiable where Value: Identifiable {
 }
 
 extension SharedReader: CustomStringConvertible {
-  public var description: String { "SharedReader<\(typeName(Value.self))>(\(wrappedValue))" }
+  public var description: String {
+    "SharedReader<\(typeName(Value.self, genericsAbbreviated: false))>(\(wrappedValue))"
+  }
 }
 
 extension SharedReader: CustomReflectable {

@@ -168,6 +168,27 @@ public final class Store<State, Action> {
     return child
   }
 
+  /// A store for a child feature, spelled without the `state:` label as TCA now writes it:
+  /// `store.scope(\.search, action: \.search)`. The same store as
+  /// `scope(state:action:)` returns.
+  @inlinable
+  public func scope<ChildState, ChildAction>(
+    _ state: KeyPath<State, ChildState>,
+    action: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    scope(state: state, action: action)
+  }
+
+  /// A store for optional child state, or `nil` while it is `nil`, spelled without the `state:`
+  /// label: `store.scope(\.destination?.detail, action: \.destination.detail)`.
+  @inlinable
+  public func scope<ChildState, ChildAction>(
+    _ state: KeyPath<State, ChildState?>,
+    action: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    scope(state: state, action: action)
+  }
+
   /// A store that views this one through `toChildState` and sends through `embed`.
   func scoped<ChildState, ChildAction>(
     state toChildState: @escaping (State) -> ChildState,

@@ -19,6 +19,16 @@ extension Store {
     let elements = scope(state: state, action: action)
     return _StoreCollection(store: elements, snapshot: elements.state)
   }
+
+  /// The stores of an identified collection's elements, spelled without the `state:` label:
+  /// `for rowStore in store.scope(\.rows, action: \.rows)`.
+  @_disfavoredOverload
+  public func scope<ElementID: Hashable & Sendable, ElementState, ElementAction>(
+    _ state: KeyPath<State, IdentifiedArray<ElementID, ElementState>>,
+    action: CaseKeyPath<Action, IdentifiedAction<ElementID, ElementAction>>
+  ) -> _StoreCollection<ElementID, ElementState, ElementAction> {
+    scope(state: state, action: action)
+  }
 }
 
 /// The stores of an identified collection's elements; see

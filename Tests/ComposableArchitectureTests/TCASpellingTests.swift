@@ -1,0 +1,113 @@
+import ComposableArchitecture
+import Testing
+
+/// A reducer whose domain is only in its `body`'s type: no nested `State` or `Action`.
+@Reducer
+struct Doubler {
+  var body: some Reducer<Int, Void> {
+    Reduce { state, _ in
+      state *= 2
+      return .none
+    }
+  }
+}
+
+/// A reducer enum that asks `@Reducer` for its `State` and `Action` conformances.
+@available(*, deprecated)
+@Reducer(state: .equatable, action: .equatable, .sendable)
+enum Panel {
+  case counter(Counter)
+  case stepper(Stepper = Stepper(step: 3))
+}
+
+@Reducer
+struct Holder {
+  @ObservableState
+  struct State: Equatable {
+    var counter = Counter.State()
+    @Presents var child: Counter.State?
+    var rows: IdentifiedArrayOf<Counter.State> = []
+  }
+  enum Action: Equatable {
+    case counter(Counter.Action)
+    case child(PresentationAction<Counter.Action>)
+    case rows(IdentifiedActionOf<Counter>)
+  }
+  var body: some ReducerOf<Self> {
+    Scope(\.counter, action: \.counter) { Counter() }
+    EmptyReducer()
+      .ifLet(\.$child, action: \.child) { Counter() }
+      .forEach(\.rows, action: \.rows) { Counter() }
+  }
+}
+
+/// The spellings TCA's current code and tests use, beside the ones the rest of our tests use.
+@MainActor
+struct TCASpellingTests {
+  @Test func perceptionTrackingIsObservationTracking() async {
+    let store = Store(initialState: Counter.State()) { Counter() }
+    let changed = LockIsolated(0)
+    withPerceptionTracking {
+      _ = store.count
+    } onChange: {
+      changed.withValue { $0 += 1 }
+    }
+    store.send(.incrementButtonTapped)
+    store.send(.incrementButtonTapped)
+    #expect(changed.value == 1)
+  }
+
+  @Test func scopingWithoutTheStateLabelGivesTheSameStores() {
+    let store = Store(
+      initialState: Holder.State(child: Counter.State(), rows: [Counter.State(id: 7)])
+    ) { Holder() }
+    #expect(
+      store.scope(\.counter, action: \.counter) === store.scope(state: \.counter, action: \.counter)
+    )
+    let child = store.scope(\.child, action: \.child.presented)
+    #expect(child != nil)
+    child?.send(.incrementButtonTapped)
+    #expect(store.child?.count == 1)
+    let rows = Array(store.scope(\.rows, action: \.rows))
+    #expect(rows.map { $0.state.id } == [7])
+    rows[0].send(.incrementButtonTapped)
+    #expect(store.rows[id: 7]?.count == 1)
+  }
+
+  @Test func writingThroughAStoreSendsABindingAction() async {
+    let store = TestStore(initialState: Form.State()) { Form() }
+    let live = Store(initialState: Form.State()) { Form() }
+    live.text = "Blob"
+    live.stepCount = 1
+    #expect(live.state.text == "Blob")
+    // The binding action ran the rest of the body, which clamps the slider to the step count.
+    #expect(live.state.sliderValue == 1)
+    await store.send(\.binding.text, "Blob") { $0.text = "Blob" }
+  }
+
+  @Test func aReducerWithItsDomainOnlyInItsBodyRuns() {
+    let store = Store(initialState: 3) { Doubler() }
+    store.send(())
+    #expect(store.state == 6)
+  }
+
+  @available(*, deprecated)
+  @Test func synthesizedConformancesAreThere() {
+    let state = Panel.State.stepper(Stepper.State(value: 4))
+    #expect(state == .stepper(Stepper.State(value: 4)))
+    #expect(state != .counter(Counter.State()))
+    #expect(Panel.Action.stepper(.stepTapped) == .stepper(.stepTapped))
+    let store = Store(initialState: state) { Panel.body }
+    store.send(.stepper(.stepTapped))
+    #expect(store.state == .stepper(Stepper.State(value: 7)))
+  }
+
+  @Test func animationsTCAsCaseStudiesUseAreAccepted() async {
+    let store = Store(initialState: Counter.State()) { Counter() }
+    store.send(
+      .incrementButtonTapped, animation: .interpolatingSpring(stiffness: 3000, damping: 40))
+    store.send(
+      .incrementButtonTapped, animation: .interactiveSpring(response: 0.25, dampingFraction: 0.1))
+    #expect(store.count == 2)
+  }
+}

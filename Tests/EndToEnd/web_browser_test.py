@@ -299,6 +299,28 @@ class Checks:
             self.failed += 1
             print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
             traceback.print_exc(limit=2)
+            self.describe_page()
+
+    def describe_page(self):
+        """What the page showed when a check failed: its address and history, the tab and screens
+        it draws, the session's state on the server, and the browser's console. Best effort: a
+        page that cannot answer says so."""
+        try:
+            shown = self.driver.execute_script(
+                "return {address: location.pathname, historyLength: history.length,"
+                " historyState: history.state,"
+                " tab: (document.querySelector('nav [aria-selected=true]') || {}).id,"
+                " screenShown: !document.querySelector('#episode-screen')?.hidden,"
+                " connection: document.querySelector('#connection')?.textContent,"
+                " banner: document.querySelector('#banner.shown #banner-text')?.textContent};")
+            print(f"  page: {shown}", flush=True)
+            state = page_state(self.driver)
+            print(f"  session: selectedTab={state.get('selectedTab')} screens="
+                  f"{[screen.get('id') for screen in state.get('episodeScreens') or []]}", flush=True)
+            for entry in self.driver.get_log("browser")[-10:]:
+                print(f"  console: {entry['level']} {entry['message']}", flush=True)
+        except Exception as error:  # noqa: BLE001 - the description must not hide the failure
+            print(f"  (the page could not be described: {type(error).__name__}: {error})", flush=True)
 
     def wait(self, condition, message):
         WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.05).until(lambda d: condition(), message)

@@ -85,6 +85,42 @@ struct TCASpellingTests {
     await store.send(\.binding.text, "Blob") { $0.text = "Blob" }
   }
 
+  @Test func aWriteThatNoBindingReducerAppliesIsReported() async {
+    let store = Store(initialState: Form.State()) {
+      Reduce<Form.State, Form.Action> { _, _ in .none }
+    }
+    await withKnownIssue {
+      store.text = "Blob"
+      // The report comes from a main-actor task started when the unapplied action goes away.
+      for _ in 0..<10 { await Task.yield() }
+    } matching: { issue in
+      message(of: issue) == """
+        A binding action sent from a store was not handled.
+
+          Action:
+            Form.Action.binding(.set(_, "Blob"))
+
+        To fix this, invoke "BindingReducer()" from your feature reducer's "body".
+        """
+    }
+    #expect(store.text == "")
+  }
+
+  @Test func writingAnEqualValueTellsNoObserver() {
+    var state = Counter.State()
+    let changed = LockIsolated(false)
+    withPerceptionTracking {
+      _ = state.count
+    } onChange: {
+      changed.setValue(true)
+    }
+    state.count = state.count
+    state.count += 0
+    #expect(changed.value == false)
+    state.count += 1
+    #expect(changed.value == true)
+  }
+
   @Test func aReducerWithItsDomainOnlyInItsBodyRuns() {
     let store = Store(initialState: 3) { Doubler() }
     store.send(())

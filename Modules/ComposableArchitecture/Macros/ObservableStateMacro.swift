@@ -155,7 +155,8 @@ public enum ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
       """
       set {
         _$observationRegistrar.mutate(
-          self, keyPath: \\.\(raw: name), &_\(raw: name), newValue, _$isIdentityEqual)
+          self, keyPath: \\.\(raw: name), &_\(raw: name), newValue, _$isIdentityEqual,
+          _$shouldNotifyObservers)
       }
       """,
       """
@@ -163,7 +164,8 @@ public enum ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
         let oldValue = _$observationRegistrar.willModify(self, keyPath: \\.\(raw: name), &_\(raw: name))
         defer {
           _$observationRegistrar.didModify(
-            self, keyPath: \\.\(raw: name), &_\(raw: name), oldValue, _$isIdentityEqual)
+            self, keyPath: \\.\(raw: name), &_\(raw: name), oldValue, _$isIdentityEqual,
+            _$shouldNotifyObservers)
         }
         yield &_\(raw: name)
       }

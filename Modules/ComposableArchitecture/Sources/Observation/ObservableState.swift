@@ -128,3 +128,24 @@ public func _$willModify<T>(_: inout T) {}
 public func _$willModify<T: ObservableState>(_ value: inout T) {
   value._$willModify()
 }
+
+/// Whether a write of `rhs` over `lhs` is a change observers must hear of: any write of a value
+/// that cannot be compared.
+public func _$shouldNotifyObservers<T>(_ lhs: T, _ rhs: T) -> Bool {
+  true
+}
+
+/// Writing an equal value changes nothing: observers are not told.
+public func _$shouldNotifyObservers<T: Equatable>(_ lhs: T, _ rhs: T) -> Bool {
+  lhs != rhs
+}
+
+/// An object: only another object is a change.
+public func _$shouldNotifyObservers<T: AnyObject>(_ lhs: T, _ rhs: T) -> Bool {
+  lhs !== rhs
+}
+
+/// An equatable object: an unequal one is a change.
+public func _$shouldNotifyObservers<T: Equatable & AnyObject>(_ lhs: T, _ rhs: T) -> Bool {
+  lhs != rhs
+}

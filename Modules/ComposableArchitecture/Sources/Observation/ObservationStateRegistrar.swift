@@ -35,16 +35,18 @@ extension ObservationStateRegistrar {
     registrar.access(subject, keyPath: keyPath)
   }
 
-  /// Writes a field, reporting the write unless the new value is the same for observation.
+  /// Writes a field, reporting the write unless the new value is the same for observation, or
+  /// `shouldNotifyObservers` says the write changes nothing (an equal value).
   @inlinable
   public func mutate<Subject: Observable, Member, Value>(
     _ subject: Subject,
     keyPath: KeyPath<Subject, Member>,
     _ value: inout Value,
     _ newValue: Value,
-    _ isIdentityEqual: (Value, Value) -> Bool
+    _ isIdentityEqual: (Value, Value) -> Bool,
+    _ shouldNotifyObservers: (Value, Value) -> Bool = { _, _ in true }
   ) {
-    if isIdentityEqual(value, newValue) {
+    if isIdentityEqual(value, newValue) || !shouldNotifyObservers(value, newValue) {
       value = newValue
     } else {
       registrar.withMutation(of: subject, keyPath: keyPath) {
@@ -78,12 +80,14 @@ extension ObservationStateRegistrar {
     keyPath: KeyPath<Subject, Member>,
     _ member: inout Member,
     _ oldValue: Member,
-    _ isIdentityEqual: (Member, Member) -> Bool
+    _ isIdentityEqual: (Member, Member) -> Bool,
+    _ shouldNotifyObservers: (Member, Member) -> Bool = { _, _ in true }
   ) {
     if !isIdentityEqual(oldValue, member) {
       let newValue = member
       member = oldValue
-      mutate(subject, keyPath: keyPath, &member, newValue, isIdentityEqual)
+      mutate(
+        subject, keyPath: keyPath, &member, newValue, isIdentityEqual, shouldNotifyObservers)
     }
   }
 }

@@ -132,7 +132,9 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 }
 
 @usableFromInline
-func reportMissingElement(action: Any, location: SourceLocation) {
+func reportMissingElement(
+  action: Any, location: SourceLocation, swiftUIAdvice: String = "use \"ForEachStore\"."
+) {
   reportIssue(
     """
     A "forEach" at "\(location.fileID):\(location.line)" received an action for a missing \
@@ -153,7 +155,7 @@ func reportMissingElement(action: Any, location: SourceLocation) {
 
     This action was sent to the store while its state contained no element at this ID. To \
     fix this make sure that actions for this reducer can only be sent from a store when \
-    its state contains an element at this id. In SwiftUI applications, use "ForEachStore".
+    its state contains an element at this id. In SwiftUI applications, \(swiftUIAdvice)
     """,
     fileID: location.fileID,
     filePath: location.filePath,

@@ -111,7 +111,10 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
             .cancellable(id: identity)
           }
         } else {
-          reportMissingElement(action: action, location: location)
+          // A stack's warning shows the element's action, as TCA's does.
+          reportMissingElement(
+            action: elementAction, location: location,
+            swiftUIAdvice: "use \"NavigationStack.init(path:)\" with a binding to a store.")
         }
         parentEffects = parent.run(&state, action)
 

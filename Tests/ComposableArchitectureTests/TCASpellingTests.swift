@@ -121,6 +121,20 @@ struct TCASpellingTests {
     #expect(changed.value == true)
   }
 
+  @available(*, deprecated)
+  @Test func scopingOptionalStateFromAClosureScopedStoreIsReported() {
+    let store = Store(initialState: Holder.State(child: Counter.State())) { Holder() }
+    withKnownIssue {
+      _ = store.scope(state: { $0 }, action: { $0 }).scope(\.child, action: \.child.presented)
+    } matching: { issue in
+      message(of: issue).hasPrefix(
+        "Scoping from uncached 'StoreOf<Holder>' is not compatible with observation.")
+    }
+    // Key-path scopes are cached all the way down, and say nothing.
+    let child = store.scope(\.self, action: \.self).scope(\.child, action: \.child.presented)
+    #expect(child?.count == 0)
+  }
+
   @Test func aReducerWithItsDomainOnlyInItsBodyRuns() {
     let store = Store(initialState: 3) { Doubler() }
     store.send(())

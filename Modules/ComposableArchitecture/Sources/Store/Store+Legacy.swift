@@ -23,7 +23,9 @@ extension Store {
     state toChildState: @escaping (_ state: State) -> ChildState,
     action fromChildAction: @escaping (_ childAction: ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    scoped(state: toChildState, embed: fromChildAction)
+    let child = scoped(state: toChildState, embed: fromChildAction)
+    child.canCacheChildren = false
+    return child
   }
 
   /// Calls `unwrap` with a store of the non-`nil` state each time the optional state becomes

@@ -30,6 +30,9 @@ public final class Store<State, Action> {
   /// Registers an observer of this store's state; returns what removes it.
   @usableFromInline let addObserver: (@escaping (State) -> Void, @escaping () -> Void) -> Remover
   private var children: [ScopeID: AnyObject] = [:]
+  /// Whether stores scoped from this one can be cached: not when this one, or a store it was
+  /// scoped from, was scoped with closures, which have no identity.
+  var canCacheChildren = true
 
   @usableFromInline
   init(
@@ -151,6 +154,7 @@ public final class Store<State, Action> {
     state: KeyPath<State, ChildState?>,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
+    reportIfUncached()
     guard let initial = getState()[keyPath: state] else { return nil }
     let id = ScopeID(state: state, action: action, isOptional: true)
     if let child = children[id] as? OptionalChild<ChildState, ChildAction> {
@@ -195,7 +199,7 @@ public final class Store<State, Action> {
     embed: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     let (getState, sendAction, addObserver) = (self.getState, self.sendAction, self.addObserver)
-    return Store<ChildState, ChildAction>(
+    let child = Store<ChildState, ChildAction>(
       root: root,
       state: { toChildState(getState()) },
       send: { sendAction(embed($0)) },
@@ -203,6 +207,32 @@ public final class Store<State, Action> {
         addObserver({ stateDidChange(toChildState($0)) }, finish)
       }
     )
+    child.canCacheChildren = canCacheChildren
+    return child
+  }
+
+  /// Scoping optional or collection state from a store that cannot cache its children (one
+  /// scoped with closures) is reported, as TCA reports it: such a scope makes a new store each
+  /// time, which observation cannot follow.
+  func reportIfUncached() {
+    guard !canCacheChildren else { return }
+    reportIssue(
+      """
+      Scoping from uncached '\(storeTypeName(State.self, Action.self))' is not compatible with \
+      observation.
+
+      This can happen for one of two reasons:
+
+      1. A parent view scopes on a store using transform functions, which has been \
+      deprecated, instead of with key paths and case paths. Read the migration guide for 1.5 \
+      to update these scopes: \
+      https://swiftpackageindex.com/pointfreeco/swift-composable-architecture/main/documentation/composablearchitecture/migratingto1.5
+
+      2. A parent feature is using deprecated navigation APIs, such as 'IfLetStore', \
+      'SwitchStore', 'ForEachStore', or any navigation view modifiers taking stores instead of \
+      bindings. Read the migration guide for 1.7 to update those APIs: \
+      https://swiftpackageindex.com/pointfreeco/swift-composable-architecture/main/documentation/composablearchitecture/migratingto1.7
+      """)
   }
 
   // MARK: Observation
@@ -393,3 +423,21 @@ private let overrideDetection: (@Sendable (DependencyValues) -> Bool)? = {
   guard !isOverridden(defaults), isOverridden(overridden) else { return nil }
   return isOverridden
 }()
+
+/// A store's type as messages name it: `StoreOf<Feature>` when the state and action are a
+/// feature's, `StoreOf<Feature>?` for its optional state, else `Store<State, Action>`.
+func storeTypeName(_ state: Any.Type, _ action: Any.Type) -> String {
+  let stateType = typeName(state, genericsAbbreviated: false)
+  let actionType = typeName(action, genericsAbbreviated: false)
+  if stateType.hasSuffix(".State"), actionType.hasSuffix(".Action"),
+    stateType.dropLast(6) == actionType.dropLast(7)
+  {
+    return "StoreOf<\(stateType.dropLast(6))>"
+  }
+  if stateType.hasSuffix(".State?"), actionType.hasSuffix(".Action"),
+    stateType.dropLast(7) == actionType.dropLast(7)
+  {
+    return "StoreOf<\(stateType.dropLast(7))?>"
+  }
+  return "Store<\(stateType), \(actionType)>"
+}

@@ -16,6 +16,7 @@ extension Store {
     state: KeyPath<State, IdentifiedArray<ElementID, ElementState>>,
     action: CaseKeyPath<Action, IdentifiedAction<ElementID, ElementAction>>
   ) -> _StoreCollection<ElementID, ElementState, ElementAction> {
+    reportIfUncached()
     let elements = scope(state: state, action: action)
     return _StoreCollection(store: elements, snapshot: elements.state)
   }

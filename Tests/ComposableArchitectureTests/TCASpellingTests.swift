@@ -114,8 +114,9 @@ struct TCASpellingTests {
     } onChange: {
       changed.setValue(true)
     }
+    // An assignment compares; an in-place modification (`+=`) always tells, as in TCA, so that a
+    // value perturbed in place (`_$willModify()`) is seen even when it compares equal.
     state.count = state.count
-    state.count += 0
     #expect(changed.value == false)
     state.count += 1
     #expect(changed.value == true)
@@ -133,6 +134,22 @@ struct TCASpellingTests {
     // Key-path scopes are cached all the way down, and say nothing.
     let child = store.scope(\.self, action: \.self).scope(\.child, action: \.child.presented)
     #expect(child?.count == 0)
+  }
+
+  @Test func aChildPerturbedInPlaceIsSeenEvenWhenItComparesEqual() {
+    var state = Holder.State(rows: [Counter.State(id: 1)])
+    var copy = state.rows[0]
+    copy.count += 1
+    let changed = LockIsolated(false)
+    withPerceptionTracking {
+      _ = state.rows[0].count
+    } onChange: {
+      changed.setValue(true)
+    }
+    state.rows[0] = copy
+    state.rows[0]._$willModify()
+    #expect(changed.value == true)
+    #expect(state.rows[0].count == 1)
   }
 
   @Test func aReducerWithItsDomainOnlyInItsBodyRuns() {

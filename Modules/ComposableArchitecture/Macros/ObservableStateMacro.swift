@@ -164,8 +164,7 @@ public enum ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
         let oldValue = _$observationRegistrar.willModify(self, keyPath: \\.\(raw: name), &_\(raw: name))
         defer {
           _$observationRegistrar.didModify(
-            self, keyPath: \\.\(raw: name), &_\(raw: name), oldValue, _$isIdentityEqual,
-            _$shouldNotifyObservers)
+            self, keyPath: \\.\(raw: name), &_\(raw: name), oldValue, _$isIdentityEqual)
         }
         yield &_\(raw: name)
       }

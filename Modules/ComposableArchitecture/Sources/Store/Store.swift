@@ -213,7 +213,8 @@ public final class Store<State, Action> {
 
   /// Scoping optional or collection state from a store that cannot cache its children (one
   /// scoped with closures) is reported, as TCA reports it: such a scope makes a new store each
-  /// time, which observation cannot follow.
+  /// time, which observation cannot follow. (TCA's text has a no-break space after "2.", and
+  /// tests compare it exactly.)
   func reportIfUncached() {
     guard !canCacheChildren else { return }
     reportIssue(
@@ -228,7 +229,7 @@ public final class Store<State, Action> {
       to update these scopes: \
       https://swiftpackageindex.com/pointfreeco/swift-composable-architecture/main/documentation/composablearchitecture/migratingto1.5
 
-      2. A parent feature is using deprecated navigation APIs, such as 'IfLetStore', \
+      2.\u{00A0}A parent feature is using deprecated navigation APIs, such as 'IfLetStore', \
       'SwitchStore', 'ForEachStore', or any navigation view modifiers taking stores instead of \
       bindings. Read the migration guide for 1.7 to update those APIs: \
       https://swiftpackageindex.com/pointfreeco/swift-composable-architecture/main/documentation/composablearchitecture/migratingto1.7

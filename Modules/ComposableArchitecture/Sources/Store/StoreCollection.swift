@@ -18,6 +18,8 @@ extension Store {
   ) -> _StoreCollection<ElementID, ElementState, ElementAction> {
     reportIfUncached()
     let elements = scope(state: state, action: action)
+    // Reported once, here: the element stores are scoped by id from `elements`, which keeps them.
+    elements.canCacheChildren = true
     return _StoreCollection(store: elements, snapshot: elements.state)
   }
 

@@ -162,6 +162,54 @@ struct TCASpellingTests {
     #expect(state.rows[0].count == 1)
   }
 
+  @Test func trackingAStoreFiresWhenItsStateIsReplaced() {
+    let store = Store<Counter.State, Void>(initialState: Counter.State()) {
+      Reduce { state, _ in
+        state = Counter.State(count: 42)
+        return .none
+      }
+    }
+    let changed = LockIsolated(0)
+    withPerceptionTracking {
+      _ = store.count
+    } onChange: {
+      changed.withValue { $0 += 1 }
+    }
+    store.send(())
+    #expect(changed.value == 1)
+    #expect(store.count == 42)
+  }
+
+  @available(*, deprecated)
+  @Test func trackingAStoreOfAnEnumFiresWhenTheCaseChanges() {
+    let store = Store<Panel.State, Void>(initialState: .counter(Counter.State())) {
+      Reduce { state, _ in
+        state = .stepper(Stepper.State())
+        return .none
+      }
+    }
+    let changed = LockIsolated(false)
+    withPerceptionTracking {
+      _ = store.state
+    } onChange: {
+      changed.setValue(true)
+    }
+    store.send(())
+    #expect(changed.value == true)
+  }
+
+  @Test func trackingAStoreDoesNotFireForAnotherFieldsChange() {
+    let store = Store(initialState: Counter.State()) { Counter() }
+    let changed = LockIsolated(false)
+    withPerceptionTracking {
+      _ = store.fact
+    } onChange: {
+      changed.setValue(true)
+    }
+    store.send(.incrementButtonTapped)
+    #expect(changed.value == false)
+  }
+
   @Test func aReducerWithItsDomainOnlyInItsBodyRuns() {
     let store = Store(initialState: 3) { Doubler() }
     store.send(())

@@ -30,6 +30,12 @@ public final class Store<State, Action> {
   /// Registers an observer of this store's state; returns what removes it.
   @usableFromInline let addObserver: (@escaping (State) -> Void, @escaping () -> Void) -> Remover
   private var children: [ScopeID: AnyObject] = [:]
+  /// Whether the state has an identity for observation (is `ObservableState`).
+  @usableFromInline let stateIsObservable = State.self is any ObservableState.Type
+  /// The trackers of `state`, made on the first read.
+  private lazy var registrar = ObservationRegistrar()
+  /// The watch of the state's identity, started by the first read.
+  private var identityWatch: ObserveToken?
   /// Whether stores scoped from this one can be cached: not when this one, or a store it was
   /// scoped from, was scoped with closures, which have no identity.
   var canCacheChildren = true
@@ -89,13 +95,50 @@ public final class Store<State, Action> {
   }
 
   /// The current state.
+  ///
+  /// Reading it (or a field through the store, `store.count`) inside `withObservationTracking`
+  /// also tracks the state as a whole: when a send replaces it — a new value of another identity,
+  /// another case of an enum state — the tracking fires, even if the fields read were not
+  /// written one by one.
   @inlinable
-  public var state: State { getState() }
+  public var state: State {
+    accessState()
+    return getState()
+  }
 
   /// Reads a property of the current state: `store.count`.
   @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    getState()[keyPath: keyPath]
+    accessState()
+    return getState()[keyPath: keyPath]
+  }
+
+  // MARK: Observation of the store itself
+
+  /// Reports a read of the whole state to observation tracking, and, the first time, starts
+  /// watching the state's identity. Only observable states have one; others are observed
+  /// through nothing but ``observe(_:onChange:)``.
+  @usableFromInline
+  func accessState() {
+    guard stateIsObservable else { return }
+    registrar.access(self, keyPath: \.state)
+    if identityWatch == nil { watchIdentity() }
+  }
+
+  /// After each send, compares the state's identity with the last one seen, and tells the
+  /// trackers of `state` when it changed. Started by the first read, so a store nobody reads
+  /// pays nothing per send.
+  private func watchIdentity() {
+    let last = _LastValue(ObservableStateID._$id(for: getState()))
+    identityWatch = ObserveToken(
+      onCancel: addObserver(
+        { [weak self] state in
+          let id = ObservableStateID._$id(for: state)
+          guard id != last.value else { return }
+          last.value = id
+          guard let self else { return }
+          self.registrar.withMutation(of: self, keyPath: \.state) {}
+        }, {}))
   }
 
   /// Sends an action to the reducer and starts the effects it returns.
@@ -442,3 +485,5 @@ func storeTypeName(_ state: Any.Type, _ action: Any.Type) -> String {
   }
   return "Store<\(stateType), \(actionType)>"
 }
+
+extension Store: Observable {}

@@ -69,10 +69,15 @@ extension StackElementID: ExpressibleByIntegerLiteral {
 
   public func callAsFunction() -> StackElementID { next() }
 
-  /// A generator that continues from where this one is, without sharing its counter.
-  @usableFromInline
-  func incrementingCopy() -> Self {
-    Self(startingAt: peek().generation)
+  /// Runs `body` with the generator continuing from `generation` (or from where it is), then
+  /// puts it back where it was: the ids `body` takes are not used up.
+  func running<R>(from generation: Int?, _ body: () throws -> R) rethrows -> R {
+    let saved = counter.value.withLock { value in
+      defer { if let generation { value = generation } }
+      return value
+    }
+    defer { counter.value.withLock { $0 = saved } }
+    return try body()
   }
 }
 

@@ -153,7 +153,7 @@ public final class TestStore<State: Equatable, Action> {
     let previousState = storage.state
     // The expected-state closure gets the stack ids the reducer got: a copy of the generator as
     // it was before the send, so `$0.path.append(…)` there makes the same id the reducer made.
-    rememberStackElementIDsBeforeSend()
+    if updateStateToExpectedResult != nil { rememberStackElementIDsBeforeSend() }
     storage.currentLocation = location
     let task = core.send(.send(action))
     let actualState = storage.state
@@ -560,7 +560,7 @@ public final class TestStore<State: Equatable, Action> {
   /// Keeps a copy of the stack id generator as it is before a send, for that send's assertion.
   @usableFromInline
   func rememberStackElementIDsBeforeSend() {
-    storage.stackElementIDsBeforeSend = dependencies.stackElementID.incrementingCopy()
+    storage.stackGenerationBeforeSend = dependencies.stackElementID.peek().generation
   }
 
   /// Asserts one step. Shared references compare the value the test last accepted (and changes
@@ -578,19 +578,13 @@ public final class TestStore<State: Equatable, Action> {
   ) {
     let shared = storage.ledger.shared
     defer { shared.register(actual) }
-    // A closure that appends to a stack takes its ids from a copy of the generator, never from
-    // the store's own: asserting must not change the ids the reducer makes next.
-    var dependencies = self.dependencies
-    let beforeSend = storage.stackElementIDsBeforeSend
-    storage.stackElementIDsBeforeSend = nil
-    dependencies.stackElementID =
-      (usesStackElementIDsBeforeSend ? beforeSend : nil)
-      ?? dependencies.stackElementID.incrementingCopy()
+    let beforeSend = usesStackElementIDsBeforeSend ? storage.stackGenerationBeforeSend : nil
+    storage.stackGenerationBeforeSend = nil
     shared.asserting(expectedFromActual: exhaustivity != .on, actual: actualShared) {
       assertState(
         previous: previous, actual: actual, actualShared: actualShared, update: update,
         location: location, expectsChange: expectsChange, shared: shared,
-        dependencies: dependencies)
+        stackGeneration: beforeSend)
     }
   }
 
@@ -602,9 +596,10 @@ public final class TestStore<State: Equatable, Action> {
     location: SourceLocation,
     expectsChange: Bool,
     shared: SharedChangeTracker,
-    dependencies: DependencyValues
+    stackGeneration: Int?
   ) {
     var threw = false
+    let dependencies = self.dependencies
     // While the closure runs, `store.state` is the state it was handed.
     let shown = storage.state
     func apply(_ update: (inout State) throws -> Void, to state: State) -> State {
@@ -612,8 +607,13 @@ public final class TestStore<State: Equatable, Action> {
       storage.state = state
       defer { storage.state = shown }
       do {
-        try XCTModifyLocals.$isExhaustive.withValue(exhaustivity == .on) {
-          try Self.apply(update, to: &state, dependencies: dependencies)
+        // A closure that appends to a stack takes the ids the reducer took (from the generation
+        // before the send), and asserting must not use up the ids the reducer makes next: the
+        // generator runs from there for the closure, then is put back.
+        try dependencies.stackElementID.running(from: stackGeneration) {
+          try XCTModifyLocals.$isExhaustive.withValue(exhaustivity == .on) {
+            try Self.apply(update, to: &state, dependencies: dependencies)
+          }
         }
       } catch {
         fail("Threw error: \(error)", at: location)
@@ -810,8 +810,8 @@ final class TestStoreStorage<State, Action> {
   {
     didSet { ledger.setUnassertedCount(receivedActions.count) }
   }
-  /// The stack id generator as it was before the send being asserted.
-  var stackElementIDsBeforeSend: StackElementIDGenerator?
+  /// The generation of the stack id generator before the send being asserted.
+  var stackGenerationBeforeSend: Int?
   /// Where the step being run was written, for effects still running at the end.
   @usableFromInline @exclusivity(unchecked) var currentLocation: SourceLocation?
   /// What the end-of-test checks need, readable from `deinit`.

@@ -260,17 +260,7 @@ extension StackState {
   )
   public subscript<Case>(id id: StackElementID, case path: AnyCasePath<Element, Case>) -> Case? {
     _read { yield self[id: id].flatMap(path.extract(from:)) }
-    _modify {
-      let element = _dictionary[id]
-      var value = element.flatMap(path.extract(from:))
-      let matched = value != nil
-      yield &value
-      guard matched else {
-        reportUnrelatedCase(element, location: nil)
-        return
-      }
-      _dictionary[id] = value.map(path.embed)
-    }
+    _modify { yield &self[id: id, _extract: path.extract(from:), embed: path.embed] }
   }
 }
 

@@ -72,16 +72,26 @@ public struct StackState<Element> {
   public subscript<Case>(id id: StackElementID, case path: CaseKeyPath<Element, Case>) -> Case?
   where Element: CasePathable {
     _read { yield _dictionary[id].flatMap { $0[case: path] } }
+    _modify { yield &self[id: id, _extract: { $0[case: path] }, embed: { path($0) }] }
+  }
+
+  /// An element's case payload for modification: written back when the element was in the case
+  /// (`nil` removes it), otherwise reported as TCA reports it. Serves the case key path and the
+  /// deprecated case path spellings.
+  subscript<Case>(
+    id id: StackElementID, _extract extract: (Element) -> Case?, embed embed: (Case) -> Element
+  ) -> Case? {
+    get { _dictionary[id].flatMap(extract) }
     _modify {
       let element = _dictionary[id]
-      var value = element.flatMap { $0[case: path] }
+      var value = element.flatMap(extract)
       let matched = value != nil
       yield &value
       guard matched else {
         reportUnrelatedCase(element, location: nil)
         return
       }
-      _dictionary[id] = value.map { path($0) }
+      _dictionary[id] = value.map(embed)
     }
   }
 

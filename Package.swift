@@ -218,20 +218,84 @@ let package = Package(
     ),
 
     // MARK: Front ends and apps (terminal)
+    // The terminal front end: keys, drawing and the reducer that drives any root feature through
+    // the screens it registers. It knows no feature.
     .target(
       name: "TerminalFrontend",
-      dependencies: [
-        "AppFeature", "ComposableArchitecture", "CounterFeature", "EpisodesFeature",
-        "FactClient", "FavoriteClient", "RandomNumberClient", "SearchFeature", "SettingsFeature",
-        "WeatherClient", "AppConfiguration",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
-      ],
+      dependencies: ["ComposableArchitecture"],
       path: "Modules/Frontends/TerminalFrontend"
+    ),
+    // Each feature's terminal adapter: its screen, written against the feature alone.
+    .target(
+      name: "CounterTerminal",
+      dependencies: ["TerminalFrontend", "CounterFeature", "ComposableArchitecture"],
+      path: "Modules/Frontends/Adapters/Counter/Terminal"
+    ),
+    .target(
+      name: "SearchTerminal",
+      dependencies: ["TerminalFrontend", "SearchFeature", "ComposableArchitecture"],
+      path: "Modules/Frontends/Adapters/Search/Terminal"
+    ),
+    .target(
+      name: "SettingsTerminal",
+      dependencies: ["TerminalFrontend", "SettingsFeature", "ComposableArchitecture"],
+      path: "Modules/Frontends/Adapters/Settings/Terminal"
+    ),
+    .target(
+      name: "EpisodesTerminal",
+      dependencies: ["TerminalFrontend", "EpisodesFeature", "ComposableArchitecture"],
+      path: "Modules/Frontends/Adapters/Episodes/Terminal"
+    ),
+    // The app in the terminal: its tabs (the four screens lifted into AppFeature) and app-cli's
+    // command line (the interactive app and the one-shot commands).
+    .target(
+      name: "AppTerminal",
+      dependencies: [
+        "TerminalFrontend", "CounterTerminal", "SearchTerminal", "SettingsTerminal",
+        "EpisodesTerminal", "AppFeature", "ComposableArchitecture", "SearchFeature",
+        "FactClient", "RandomNumberClient", "WeatherClient", "AppConfiguration",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Modules/Frontends/Adapters/App/Terminal"
     ),
     .executableTarget(
       name: "app-cli",
       dependencies: ["AppComposition"],
       path: "Apps/app-cli"
+    ),
+    // A preview per feature: the feature's screen alone, on offline or in-memory clients, linking
+    // neither the server nor the storage (Hummingbird, SwiftNIO, PostgresNIO, GRDB).
+    .executableTarget(
+      name: "counter-preview",
+      dependencies: [
+        "TerminalFrontend", "CounterTerminal", "CounterFeature", "FactClient", "FactClientOffline",
+        "RandomNumberClient", "ComposableArchitecture",
+      ],
+      path: "Apps/Previews/counter-preview"
+    ),
+    .executableTarget(
+      name: "search-preview",
+      dependencies: [
+        "TerminalFrontend", "SearchTerminal", "SearchFeature", "WeatherClient",
+        "WeatherClientOffline", "ComposableArchitecture",
+      ],
+      path: "Apps/Previews/search-preview"
+    ),
+    .executableTarget(
+      name: "settings-preview",
+      dependencies: [
+        "TerminalFrontend", "SettingsTerminal", "SettingsFeature", "SettingsClient",
+        "ComposableArchitecture",
+      ],
+      path: "Apps/Previews/settings-preview"
+    ),
+    .executableTarget(
+      name: "episodes-preview",
+      dependencies: [
+        "TerminalFrontend", "EpisodesTerminal", "EpisodesFeature", "FavoriteClient",
+        "ComposableArchitecture",
+      ],
+      path: "Apps/Previews/episodes-preview"
     ),
     // MARK: Front ends and apps (terminal) — END
 
@@ -282,7 +346,7 @@ let package = Package(
     .target(
       name: "AppComposition",
       dependencies: [
-        "AppConfiguration", "TerminalFrontend", "WebFrontend", "WeatherClient",
+        "AppConfiguration", "AppTerminal", "WebFrontend", "WeatherClient",
         "WeatherClientLive", "WeatherClientOffline", "FactClient", "FactClientLive",
         "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive", "FavoriteClient",
         "FavoriteClientLive", "SettingsClient", "SettingsClientLive", "LiveStorage",
@@ -446,7 +510,12 @@ let package = Package(
     ),
     .testTarget(
       name: "TerminalFrontendTests",
-      dependencies: ["TerminalFrontend", "FavoriteClient", "SettingsClient"],
+      dependencies: [
+        "TerminalFrontend", "AppTerminal", "AppFeature", "CounterFeature", "SearchFeature",
+        "SettingsFeature", "EpisodesFeature", "SearchTerminal", "SettingsTerminal", "FavoriteClient",
+        "SettingsClient",
+        "WeatherClient",
+      ],
       path: "Tests/TerminalFrontendTests"
     ),
     // MARK: Web server tests — BEGIN web server tests section
@@ -475,7 +544,7 @@ let package = Package(
     .testTarget(
       name: "AppCompositionTests",
       dependencies: [
-        "AppComposition", "AppConfiguration", "TerminalFrontend", "WebFrontend", "FavoriteClient",
+        "AppComposition", "AppConfiguration", "AppTerminal", "WebFrontend", "FavoriteClient",
         dependencies,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

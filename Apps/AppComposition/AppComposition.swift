@@ -1,7 +1,7 @@
 import AppConfiguration
+import AppTerminal
 import Foundation
 import Logging
-import TerminalFrontend
 import WebFrontend
 
 /// The composition root: the one module that links the live implementations and hands them to

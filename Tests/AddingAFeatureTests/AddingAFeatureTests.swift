@@ -105,4 +105,29 @@ struct AddingAFeatureTests {
       ])
     #expect(lampScreen.help(store.state, view: view).contains("Space switch"))
   }
+
+  @Test func itsPreviewRunsTheScreenAloneBeforeTheAppKnowsIt() async {
+    let store = TestStore(initialState: TerminalFeature<Lamp>.State(app: Lamp.State())) {
+      TerminalFeature(Lamp(), registration: lampPreview)
+    }
+    await store.send(.keyPressed(.character(" ")))
+    await store.receive(\.app.switchTapped) {
+      $0.app.isOn = true
+      $0.app.timesSwitchedOn = 1
+    }
+    // One screen: digits and Tab are the screen's keys, not tab switches.
+    await store.send(.keyPressed(.character("2")))
+    await store.send(.keyPressed(.tab))
+    await store.send(.keyPressed(.character("q"))) { $0.isQuitting = true }
+    #expect(
+      ScreenRenderer.render(store.state, registration: lampPreview, style: .plain) == """
+        Lamp · preview
+        [Lamp]
+        ────────────────────────────────────────────────────────────
+        › Switch      on
+          Brightness  ‹ 50 ›
+
+        ↑/↓ select · Space switch · ←/→ brightness · q quit
+        """)
+  }
 }

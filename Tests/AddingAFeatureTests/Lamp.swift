@@ -96,37 +96,41 @@ enum LampWeb: WebFeature {
   }
 }
 
-// MARK: Step 6 — the terminal screen (TerminalFrontend/Screens/LampScreen.swift)
+// MARK: Step 3 — the terminal screen (Frontends/Adapters/Lamp/Terminal/LampScreen.swift),
+// written against the feature alone, so that its preview runs it before the app knows it
 
 enum LampScreen: TerminalScreen {
-  typealias Root = Home
+  typealias Root = Lamp
 
-  static func render(_ state: Home.State, view: ViewState, style: Style) -> [String] {
-    let lamp = state.lamp
-    return [
+  static func render(_ lamp: Lamp.State, view: ViewState, style: Style) -> [String] {
+    [
       "\(view.selectedLampRow == 0 ? "›" : " ") Switch      \(lamp.isOn ? "on" : "off")",
       "\(view.selectedLampRow == 1 ? "›" : " ") Brightness  ‹ \(lamp.brightness) ›",
     ]
   }
 
-  static func help(_ state: Home.State, view: ViewState) -> String {
+  static func help(_ state: Lamp.State, view: ViewState) -> String {
     "↑/↓ select · Space switch · ←/→ brightness"
   }
 
-  static func action(for key: Key, state: Home.State, view: inout ViewState) -> Home.Action? {
+  static func action(for key: Key, state: Lamp.State, view: inout ViewState) -> Lamp.Action? {
     switch key {
     case .up: view.selectedLampRow = 0
     case .down: view.selectedLampRow = 1
-    case .character(" ") where view.selectedLampRow == 0: return .lamp(.switchTapped)
+    case .character(" ") where view.selectedLampRow == 0: return .switchTapped
     case .left where view.selectedLampRow == 1:
-      return .lamp(.brightnessChanged(state.lamp.brightness - 10))
+      return .brightnessChanged(state.brightness - 10)
     case .right where view.selectedLampRow == 1:
-      return .lamp(.brightnessChanged(state.lamp.brightness + 10))
+      return .brightnessChanged(state.brightness + 10)
     default: break
     }
     return nil
   }
 }
+
+// MARK: Step 4 — the preview (Apps/Previews/lamp-preview/main.swift): the screen alone
+
+let lampPreview = TerminalRegistration<Lamp>.single(.screen(LampScreen.self), title: "Lamp")
 
 extension ViewState {
   /// The selected row of the lamp screen.
@@ -139,4 +143,4 @@ extension ViewState {
 // MARK: Step 7 — one line of registration in each front end
 
 let homeWebAPI = WebAPI<Home>([.feature(LampWeb.self)])
-let lampScreen = TerminalScreenPart<Home>.screen(LampScreen.self)
+let lampScreen = TerminalScreenPart<Home>.screen(LampScreen.self, state: \.lamp, action: \.lamp)

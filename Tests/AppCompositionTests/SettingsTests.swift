@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import TerminalFrontend
+@testable import AppTerminal
 @testable import WebFrontend
 
 /// Flags over environment over defaults, and one message for a bad value wherever it came from.

@@ -26,7 +26,7 @@ struct AppFeatureTests {
 
   @Test func startsWithOneCounter() {
     let store = makeStore()
-    #expect(store.state.counters.ids == [UUID(0)])
+    #expect(store.state.counterList.counters.ids == [UUID(0)])
     #expect(store.state.header == "Composable App")
   }
 
@@ -35,8 +35,8 @@ struct AppFeatureTests {
       $0.continuousClock = TestClock()
       $0.weatherClient.search = { @Sendable _ in .mock }
     }
-    await store.send(\.counters[id: UUID(0)].incrementButtonTapped) {
-      $0.counters[id: UUID(0)]?.count = 1
+    await store.send(\.counterList.counters[id: UUID(0)].incrementButtonTapped) {
+      $0.counterList.counters[id: UUID(0)]?.count = 1
     }
     await store.send(\.search.searchQueryChanged, "Br") {
       $0.search.searchQuery = "Br"
@@ -53,69 +53,6 @@ struct AppFeatureTests {
     await store.send(.tabSelected(.episodes)) { $0.selectedTab = .episodes }
   }
 
-  @Test func addAndRemoveCounters() async {
-    let store = makeStore()
-    await store.send(.addCounterButtonTapped) {
-      $0.counters.append(Counter.State(id: UUID(1)))
-    }
-    await store.send(.removeCounterButtonTapped(id: UUID(1))) {
-      $0.destination = .confirmRemoval(.removeCounter(id: UUID(1), number: 2))
-    }
-    // Cancel keeps the counter.
-    await store.send(\.destination.dismiss) { $0.destination = nil }
-    await store.send(.removeCounterButtonTapped(id: UUID(0))) {
-      $0.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 1))
-    }
-    await store.send(\.destination.confirmRemoval.remove, UUID(0)) {
-      $0.destination = nil
-      $0.counters.remove(id: UUID(0))
-    }
-    // An unknown id asks nothing.
-    await store.send(.removeCounterButtonTapped(id: UUID(42)))
-  }
-
-  @Test func theRemovalConfirmationNamesTheCounter() {
-    let alert = AlertState<AppFeature.Removal>.removeCounter(id: UUID(7), number: 3)
-    #expect(alert.title == TextState("Remove Counter 3?"))
-    #expect(alert.buttons.map(\.role) == [.destructive, .cancel])
-    #expect(alert.buttons.first?.action.action == .remove(id: UUID(7)))
-  }
-
-  @Test func removingACounterWhoseTimerRunsCancelsTheTimer() async {
-    let clock = TestClock()
-    let store = makeStore { $0.continuousClock = clock }
-    await store.send(.addCounterButtonTapped) {
-      $0.counters.append(Counter.State(id: UUID(1)))
-    }
-    await store.send(\.counters[id: UUID(0)].timerButtonTapped) {
-      $0.counters[id: UUID(0)]?.isTimerOn = true
-    }
-    await store.send(\.counters[id: UUID(1)].timerButtonTapped) {
-      $0.counters[id: UUID(1)]?.isTimerOn = true
-    }
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.counters[id: UUID(0)].timerTicked) { $0.counters[id: UUID(0)]?.count = 1 }
-    await store.receive(\.counters[id: UUID(1)].timerTicked) { $0.counters[id: UUID(1)]?.count = 1 }
-    await store.send(.removeCounterButtonTapped(id: UUID(0))) {
-      $0.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 1))
-    }
-    await store.send(\.destination.confirmRemoval.remove, UUID(0)) {
-      $0.destination = nil
-      $0.counters.remove(id: UUID(0))
-    }
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.counters[id: UUID(1)].timerTicked) { $0.counters[id: UUID(1)]?.count = 2 }
-    await store.send(.removeCounterButtonTapped(id: UUID(1))) {
-      $0.destination = .confirmRemoval(.removeCounter(id: UUID(1), number: 1))
-    }
-    await store.send(\.destination.confirmRemoval.remove, UUID(1)) {
-      $0.destination = nil
-      $0.counters.remove(id: UUID(1))
-    }
-    await clock.advance(by: .seconds(5))
-    // Exhaustivity: no tick from a removed counter, no effect left running.
-  }
-
   @Test func aSnapshotKeepsCountersAndTabAndRestoreResumesTimersAndForgetsRequests() async {
     let clock = TestClock()
     let store = makeStore { $0.continuousClock = clock }
@@ -129,23 +66,23 @@ struct AppFeatureTests {
       ],
       selectedTab: .episodes)
     await store.send(.restore(snapshot)) {
-      $0.counters = [
+      $0.counterList.counters = [
         Counter.State(id: UUID(7), count: 41, fact: "41 is prime."),
         Counter.State(id: UUID(8), count: -2),
       ]
       $0.selectedTab = .episodes
     }
-    await store.receive(\.counters[id: UUID(7)].timerButtonTapped) {
-      $0.counters[id: UUID(7)]?.isTimerOn = true
+    await store.receive(\.counterList.counters[id: UUID(7)].timerButtonTapped) {
+      $0.counterList.counters[id: UUID(7)]?.isTimerOn = true
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.counters[id: UUID(7)].timerTicked) {
-      $0.counters[id: UUID(7)]?.count = 42
+    await store.receive(\.counterList.counters[id: UUID(7)].timerTicked) {
+      $0.counterList.counters[id: UUID(7)]?.count = 42
     }
     #expect(store.state.snapshot.counters.map(\.count) == [42, -2])
     #expect(store.state.snapshot.selectedTab == .episodes)
-    await store.send(\.counters[id: UUID(7)].timerButtonTapped) {
-      $0.counters[id: UUID(7)]?.isTimerOn = false
+    await store.send(\.counterList.counters[id: UUID(7)].timerButtonTapped) {
+      $0.counterList.counters[id: UUID(7)]?.isTimerOn = false
     }
   }
 

@@ -15,6 +15,7 @@ import traceback
 import zoneinfo
 
 import fixture_upstream
+import terminal
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = ROOT / ".build" / "debug" / "app-cli"
@@ -51,28 +52,9 @@ def run(*arguments, expect_status=0):
 
 # --- tmux -------------------------------------------------------------------------------------
 
-def tmux(*arguments):
-    return subprocess.run(["tmux", *arguments], capture_output=True, text=True)
-
-
-def screen():
-    return tmux("capture-pane", "-t", SESSION, "-p").stdout
-
-
-def wait_for(text, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        current = screen()
-        if text in current:
-            return current
-        time.sleep(0.1)
-    raise AssertionError(f"screen never showed {text!r}; last screen:\n{screen()}")
-
-
-def keys(*sequence):
-    for key in sequence:
-        tmux("send-keys", "-t", SESSION, "-l", key) if len(key) == 1 else tmux("send-keys", "-t", SESSION, key)
-        time.sleep(0.05)
+tmux = terminal.tmux
+_pane = terminal.Pane(SESSION)
+screen, wait_for, keys = _pane.screen, _pane.wait_for, _pane.keys
 
 
 # --- tests ------------------------------------------------------------------------------------

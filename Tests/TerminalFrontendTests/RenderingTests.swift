@@ -1,10 +1,12 @@
 import AppFeature
+import AppTerminal
 import ComposableArchitecture
 import CounterFeature
 import EpisodesFeature
 import Foundation
 import SearchFeature
 import SettingsFeature
+import SettingsTerminal
 import Testing
 import WeatherClient
 
@@ -21,13 +23,14 @@ struct RenderingTests {
   @Test func countersScreen() {
     let text = ScreenRenderer.render(
       state {
-        $0.counters[id: UUID(0)]?.count = 7
-        $0.counters[id: UUID(0)]?.isTimerOn = true
-        $0.counters[id: UUID(0)]?.fact = "7 is a number."
-        $0.counters.append(Counter.State(id: UUID(1), isFactRequestInFlight: true))
-        $0.counters.append(Counter.State(id: UUID(2), randomNumberError: "Random number: HTTP 503"))
+        $0.counterList.counters[id: UUID(0)]?.count = 7
+        $0.counterList.counters[id: UUID(0)]?.isTimerOn = true
+        $0.counterList.counters[id: UUID(0)]?.fact = "7 is a number."
+        $0.counterList.counters.append(Counter.State(id: UUID(1), isFactRequestInFlight: true))
+        $0.counterList.counters.append(
+          Counter.State(id: UUID(2), randomNumberError: "Random number: HTTP 503"))
       },
-      view: ViewState(), style: .plain)
+      view: ViewState(), registration: .app, style: .plain)
     #expect(
       text == """
         Composable App
@@ -62,7 +65,7 @@ struct RenderingTests {
               temperatureMaxUnit: "°C", temperatureMin: 0, temperatureMinUnit: "°C"),
           ])
       },
-      view: ViewState(), style: .plain)
+      view: ViewState(), registration: .app, style: .plain)
     #expect(text.contains("Search: Br\n"))
     #expect(text.contains("› Brooklyn, United States\n"))
     #expect(text.contains("  Los Angeles, United States  ⟳ loading forecast…\n"))
@@ -90,7 +93,7 @@ struct RenderingTests {
               temperatureMin: 10, temperatureMinUnit: "°C")
           ],
           isEstimate: true)
-      }, view: view, style: .plain)
+      }, view: view, registration: .app, style: .plain)
     #expect(text.contains("Forecast for Brooklyn  (offline estimate)\n"))
     #expect(text.contains("Offline: places from GeoNames (CC BY 4.0)"))
     #expect(!text.contains("Open-Meteo"))
@@ -105,7 +108,7 @@ struct RenderingTests {
         $0.search.searchQuery = "Seo"
         $0.search.isSearchInFlight = true
         $0.search.errorMessage = "Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com"
-      }, view: view, style: .plain)
+      }, view: view, registration: .app, style: .plain)
     #expect(text.contains("Search: Seo█  ⟳ searching…\n"))
     #expect(
       text.contains("error: Open-Meteo geocoding: cannot reach geocoding-api.open-meteo.com\n"))
@@ -123,7 +126,7 @@ struct RenderingTests {
         $0.settings.enableNotifications = true
         $0.settings.temperatureUnit = .fahrenheit
         $0.settings.displayNameError = "Display names are limited to 32 characters."
-      }, view: view, style: .plain)
+      }, view: view, registration: .app, style: .plain)
     #expect(text.hasPrefix("Hello, Blob!\n"))
     #expect(text.contains("  Display name       Blob\n"))
     #expect(text.contains("  Notifications      [x] on\n"))
@@ -138,16 +141,20 @@ struct RenderingTests {
         $0.selectedTab = .episodes
         $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
         $0.episodes.episodes[id: UUID(1)]?.alert = AlertState { TextState("Favoriting failed.") }
-      }, view: ViewState(), style: .plain)
+      }, view: ViewState(), registration: .app, style: .plain)
     #expect(text.contains("› ♡ Functions\n  ♥ Side Effects\n"))
     #expect(text.contains("│ Favoriting failed. (Side Effects) │\n"))
     #expect(text.contains("Press Enter to dismiss."))
   }
 
   @Test func plainStyleHasNoEscapeCodesAndTerminalStyleHas() {
-    let state = state { $0.counters[id: UUID(0)]?.isTimerOn = true }
-    #expect(!ScreenRenderer.render(state, view: ViewState(), style: .plain).contains("\u{1B}"))
-    #expect(ScreenRenderer.render(state, view: ViewState(), style: .terminal).contains("\u{1B}["))
+    let state = state { $0.counterList.counters[id: UUID(0)]?.isTimerOn = true }
+    #expect(
+      !ScreenRenderer.render(state, view: ViewState(), registration: .app, style: .plain).contains(
+        "\u{1B}"))
+    #expect(
+      ScreenRenderer.render(state, view: ViewState(), registration: .app, style: .terminal)
+        .contains("\u{1B}["))
   }
 
   @Test func noColorAndDumbTerminalsGetPlainText() {

@@ -1,4 +1,5 @@
 import AppFeature
+import AppTerminal
 import ComposableArchitecture
 import CounterFeature
 import Foundation
@@ -12,7 +13,7 @@ struct ScreenFitTests {
   func screen(counters: Int, style: Style = .plain) -> String {
     let state = AppFeature.State(
       counters: IdentifiedArray(uniqueElements: (0..<counters).map { Counter.State(id: UUID($0)) }))
-    return ScreenRenderer.render(state, view: ViewState(), style: style)
+    return ScreenRenderer.render(state, view: ViewState(), registration: .app, style: style)
   }
 
   @Test func aScreenThatFitsIsLeftAsItIs() {
@@ -39,7 +40,7 @@ struct ScreenFitTests {
     var state = AppFeature.State(counters: [])
     state.selectedTab = .search
     state.search.searchQuery = String(repeating: "x", count: Search.maximumQueryLength)
-    let text = ScreenRenderer.render(state, view: ViewState(), style: .terminal)
+    let text = ScreenRenderer.render(state, view: ViewState(), registration: .app, style: .terminal)
     let lines = ScreenFit.fit(text, columns: 40, rows: 10)
     let query = try! #require(lines.first { $0.hasPrefix("Search: ") })
     #expect(query == "Search: " + String(repeating: "x", count: 31) + "…")

@@ -1,4 +1,5 @@
 import AppFeature
+import AppTerminal
 import ComposableArchitecture
 import CounterFeature
 import EpisodesFeature
@@ -32,9 +33,9 @@ struct TerminalFeatureTests {
   func makeStore(
     app: AppFeature.State? = nil,
     _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in }
-  ) -> TestStoreOf<TerminalFeature> {
+  ) -> TestStoreOf<AppTerminalFeature> {
     TestStore(
-      initialState: TerminalFeature.State(
+      initialState: AppTerminalFeature.State(
         app: app
           ?? withDependencies {
             $0.uuid = .incrementing
@@ -42,7 +43,7 @@ struct TerminalFeatureTests {
             AppFeature.State(counters: [Counter.State(id: UUID(99))])
           })
     ) {
-      TerminalFeature()
+      AppTerminalFeature(AppFeature(), registration: .app)
     } withDependencies: {
       $0.uuid = .incrementing
       $0.settingsClient = .inMemory()
@@ -53,16 +54,22 @@ struct TerminalFeatureTests {
   @Test func counterKeysChangeTheSelectedCounter() async {
     let store = makeStore()
     await store.send(.keyPressed(.character("+")))
-    await store.receive(\.app.counters) { $0.app.counters[id: UUID(99)]?.count = 1 }
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.count = 1
+    }
     await store.send(.keyPressed(.character("=")))
-    await store.receive(\.app.counters) { $0.app.counters[id: UUID(99)]?.count = 2 }
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.count = 2
+    }
     await store.send(.keyPressed(.character("a")))
-    await store.receive(\.app.addCounterButtonTapped) {
-      $0.app.counters.append(Counter.State(id: UUID(0)))
+    await store.receive(\.app.counterList.addCounterButtonTapped) {
+      $0.app.counterList.counters.append(Counter.State(id: UUID(0)))
       $0.view.selectedCounter = 1
     }
     await store.send(.keyPressed(.character("-")))
-    await store.receive(\.app.counters) { $0.app.counters[id: UUID(0)]?.count = -1 }
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(0)]?.count = -1
+    }
     await store.send(.keyPressed(.up)) { $0.view.selectedCounter = 0 }
     await store.send(.keyPressed(.up))
     await store.send(.keyPressed(.character("j"))) { $0.view.selectedCounter = 1 }
@@ -72,16 +79,16 @@ struct TerminalFeatureTests {
   @Test func removingACounterAsksFirst() async {
     let store = makeStore()
     await store.send(.keyPressed(.character("a")))
-    await store.receive(\.app.addCounterButtonTapped) {
-      $0.app.counters.append(Counter.State(id: UUID(0)))
+    await store.receive(\.app.counterList.addCounterButtonTapped) {
+      $0.app.counterList.counters.append(Counter.State(id: UUID(0)))
       $0.view.selectedCounter = 1
     }
     await store.send(.keyPressed(.character("x")))
-    await store.receive(\.app.removeCounterButtonTapped) {
-      $0.app.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 2))
+    await store.receive(\.app.counterList.removeCounterButtonTapped) {
+      $0.app.counterList.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 2))
     }
     #expect(
-      ScreenRenderer.render(store.state, style: .plain).contains(
+      ScreenRenderer.render(store.state, registration: .app, style: .plain).contains(
         """
         ┌───────────────────────────────────────┐
         │ Remove Counter 2?                     │
@@ -92,16 +99,18 @@ struct TerminalFeatureTests {
     // While it asks, other keys wait; Esc keeps the counter.
     await store.send(.keyPressed(.character("+")))
     await store.send(.keyPressed(.escape))
-    await store.receive(\.app.destination.dismiss) { $0.app.destination = nil }
+    await store.receive(\.app.counterList.destination.dismiss) {
+      $0.app.counterList.destination = nil
+    }
     // y removes it, and the selection moves to a counter that exists.
     await store.send(.keyPressed(.character("d")))
-    await store.receive(\.app.removeCounterButtonTapped) {
-      $0.app.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 2))
+    await store.receive(\.app.counterList.removeCounterButtonTapped) {
+      $0.app.counterList.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 2))
     }
     await store.send(.keyPressed(.character("y")))
-    await store.receive(\.app.destination.confirmRemoval.remove) {
-      $0.app.destination = nil
-      $0.app.counters.remove(id: UUID(0))
+    await store.receive(\.app.counterList.destination.confirmRemoval.remove) {
+      $0.app.counterList.destination = nil
+      $0.app.counterList.counters.remove(id: UUID(0))
       $0.view.selectedCounter = 0
     }
   }
@@ -114,27 +123,33 @@ struct TerminalFeatureTests {
       $0.continuousClock = clock
     }
     await store.send(.keyPressed(.character("f")))
-    await store.receive(\.app.counters) {
-      $0.app.counters[id: UUID(99)]?.isFactRequestInFlight = true
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.isFactRequestInFlight = true
     }
-    await store.receive(\.app.counters) {
-      $0.app.counters[id: UUID(99)]?.isFactRequestInFlight = false
-      $0.app.counters[id: UUID(99)]?.fact = "0 is a number."
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.isFactRequestInFlight = false
+      $0.app.counterList.counters[id: UUID(99)]?.fact = "0 is a number."
     }
     await store.send(.keyPressed(.character("r")))
-    await store.receive(\.app.counters) {
-      $0.app.counters[id: UUID(99)]?.isRandomNumberRequestInFlight = true
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.isRandomNumberRequestInFlight = true
     }
-    await store.receive(\.app.counters) {
-      $0.app.counters[id: UUID(99)]?.isRandomNumberRequestInFlight = false
-      $0.app.counters[id: UUID(99)]?.count = 5
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.isRandomNumberRequestInFlight = false
+      $0.app.counterList.counters[id: UUID(99)]?.count = 5
     }
     await store.send(.keyPressed(.character("t")))
-    await store.receive(\.app.counters) { $0.app.counters[id: UUID(99)]?.isTimerOn = true }
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.isTimerOn = true
+    }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.app.counters) { $0.app.counters[id: UUID(99)]?.count = 6 }
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.count = 6
+    }
     await store.send(.keyPressed(.character("t")))
-    await store.receive(\.app.counters) { $0.app.counters[id: UUID(99)]?.isTimerOn = false }
+    await store.receive(\.app.counterList.counters) {
+      $0.app.counterList.counters[id: UUID(99)]?.isTimerOn = false
+    }
   }
 
   @Test func digitsAndTabSwitchScreens() async {
@@ -277,7 +292,7 @@ struct TerminalFeatureTests {
       $0.app.settings.destination = .confirmReset(.resetSettings)
     }
     #expect(
-      ScreenRenderer.render(store.state, style: .plain).contains(
+      ScreenRenderer.render(store.state, registration: .app, style: .plain).contains(
         """
         │ Reset all settings?                     │
         │ Every setting goes back to its default. │
@@ -314,7 +329,7 @@ struct TerminalFeatureTests {
     // The e-mail switch, notifications off: the key does nothing and the row says why.
     await store.send(.keyPressed(.enter))
     #expect(
-      ScreenRenderer.render(store.state, style: .plain).contains(
+      ScreenRenderer.render(store.state, registration: .app, style: .plain).contains(
         "›   E-mail           [-] off · needs notifications on"))
     await store.send(.keyPressed(.up)) { $0.view.selectedSetting = 2 }
     await store.send(.keyPressed(.enter))
@@ -323,7 +338,7 @@ struct TerminalFeatureTests {
     await store.send(.keyPressed(.enter))
     await store.receive(\.app.settings.binding) { $0.app.settings.sendEmailNotifications = true }
     #expect(
-      ScreenRenderer.render(store.state, style: .plain).contains(
+      ScreenRenderer.render(store.state, registration: .app, style: .plain).contains(
         "›   E-mail           [x] on"))
   }
 
@@ -346,7 +361,7 @@ struct TerminalFeatureTests {
       }
     }
     #expect(
-      ScreenRenderer.render(store.state, style: .plain).contains(
+      ScreenRenderer.render(store.state, registration: .app, style: .plain).contains(
         "Favoriting failed. (Side Effects)"))
     // While the alert shows, other keys do nothing; Enter dismisses it and rolls back.
     await store.send(.keyPressed(.down))
@@ -372,7 +387,7 @@ struct TerminalFeatureTests {
         episode: $0.app.episodes.episodes[id: UUID(2)]!)
     }
     #expect(store.state.app.episodes.path.map(\.title) == ["Algebraic Data Types"])
-    var screen = ScreenRenderer.render(store.state, style: .plain)
+    var screen = ScreenRenderer.render(store.state, registration: .app, style: .plain)
     #expect(screen.contains("Episodes › Algebraic Data Types\n\n  ♡ not a favorite\n"))
     #expect(screen.hasSuffix("Enter/Space favorite · Esc/← back · 1-4/Tab screens · q quit"))
     // One shared value: the screen's favorite is the row's.
@@ -382,14 +397,14 @@ struct TerminalFeatureTests {
     await store.receive(\.app.episodes.path)
     await store.receive(\.app.episodes.path)
     #expect(store.state.app.episodes.episodes[id: UUID(2)]?.isFavorite == true)
-    screen = ScreenRenderer.render(store.state, style: .plain)
+    screen = ScreenRenderer.render(store.state, registration: .app, style: .plain)
     #expect(screen.contains("  ♥ favorite\n"))
     // Esc closes the screen: the screen dismisses itself.
     await store.send(.keyPressed(.escape))
     await store.receive(\.app.episodes.path)
     await store.receive(\.app.episodes.path.popFrom) { $0.app.episodes.path = StackState() }
     #expect(store.state.app.episodes.path.isEmpty)
-    screen = ScreenRenderer.render(store.state, style: .plain)
+    screen = ScreenRenderer.render(store.state, registration: .app, style: .plain)
     #expect(screen.contains("› ♥ Algebraic Data Types\n"), "back on the list, the row shares it")
   }
 }

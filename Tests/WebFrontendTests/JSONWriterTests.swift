@@ -36,8 +36,8 @@ struct JSONWriterTests {
     } operation: {
       AppFeature.State()
     }
-    state.counters[0].count = -42
-    state.counters[0].fact = Self.awkwardText
+    state.counterList.counters[0].count = -42
+    state.counterList.counters[0].fact = Self.awkwardText
     state.settings.displayName = Self.awkwardText
     state.selectedTab = .search
     try expectSameContent(CountersWeb.view(of: state))

@@ -1,17 +1,16 @@
-import AppFeature
 import ComposableArchitecture
 import Dispatch
 import Foundation
-import Logging
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Runs the app full screen in the terminal until the user quits: redraws from the store's state
-/// after every change, and sends key presses to ``TerminalFeature``, which decides what they mean.
+/// Runs a root feature full screen in the terminal until the user quits: redraws from the store's
+/// state after every change, and sends key presses to ``TerminalFeature``, which decides what they
+/// mean.
 @MainActor
-enum InteractiveSession {
+public enum InteractiveSession {
   private enum Event {
     case keys([Key])
     case stateChanged
@@ -19,7 +18,11 @@ enum InteractiveSession {
     case quit
   }
 
-  static func run(store: StoreOf<TerminalFeature>) async {
+  /// Runs `store` until the user quits, the terminal goes away or the process is asked to stop.
+  /// Returns at once when standard input is not a terminal.
+  public static func run<Root>(
+    store: StoreOf<TerminalFeature<Root>>, registration: TerminalRegistration<Root>
+  ) async where Root.State: Equatable & Sendable, Root.Action: Sendable {
     guard let original = Terminal.enableRawMode() else { return }
     Terminal.write(ScreenControl.enterAlternateScreen + ScreenControl.hideCursor)
     defer {
@@ -63,14 +66,14 @@ enum InteractiveSession {
       for source in signalSources { source.cancel() }
     }
 
-    store.send(.app(.task))  // loads what was kept: favorites, settings
-    draw(store)
+    if let start = registration.start { store.send(.app(start)) }  // e.g. loads what was kept
+    draw(store, registration)
     loop: for await event in events {
       switch event {
       case .keys(let keys):
         for key in keys {
           store.send(.keyPressed(key))
-          if store.isQuitting { break loop }
+          if store.state.isQuitting { break loop }
         }
       case .stateChanged, .viewChanged:
         break
@@ -78,15 +81,17 @@ enum InteractiveSession {
         store.send(.quitRequested)
         break loop
       }
-      draw(store)
+      draw(store, registration)
     }
   }
 
   /// Colours unless `NO_COLOR` or `TERM=dumb` ask for none.
   private static let style = Style.forTerminal()
 
-  private static func draw(_ store: StoreOf<TerminalFeature>) {
-    let screen = ScreenRenderer.render(store.state, style: style)
+  private static func draw<Root>(
+    _ store: StoreOf<TerminalFeature<Root>>, _ registration: TerminalRegistration<Root>
+  ) where Root.State: Equatable & Sendable, Root.Action: Sendable {
+    let screen = ScreenRenderer.render(store.state, registration: registration, style: style)
     let (columns, rows) = Terminal.size() ?? (80, 24)
     let lines = ScreenFit.fit(screen, columns: columns, rows: rows)
     Terminal.write(

@@ -1,46 +1,55 @@
-import AppFeature
 import ComposableArchitecture
 
-/// Turns the app's state into the text of one screen: the greeting, the tab bar, the selected
-/// tab's ``TerminalScreen`` and the help line. Pure: the same state and view state always give the
-/// same text, which is what the rendering tests check.
+/// Turns a root feature's state into the text of one screen: the header, the tab bar, the
+/// selected tab's ``TerminalScreen`` and the help line. Pure: the same state and view state always
+/// give the same text, which is what the rendering tests check.
 public enum ScreenRenderer {
-  /// The screen of the terminal app's state.
-  public static func render(_ state: TerminalFeature.State, style: Style) -> String {
-    render(state.app, view: state.view, style: style)
+  /// The screen of a terminal feature's state.
+  public static func render<Root>(
+    _ state: TerminalFeature<Root>.State, registration: TerminalRegistration<Root>, style: Style
+  ) -> String where Root.State: Equatable & Sendable, Root.Action: Sendable {
+    render(state.app, view: state.view, registration: registration, style: style)
   }
 
-  public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> String {
-    let screen = state.selectedTab.screen
+  /// The screen of `state` with `view`'s selections, as `registration` lays it out.
+  public static func render<Root>(
+    _ state: Root.State, view: ViewState, registration: TerminalRegistration<Root>, style: Style
+  ) -> String where Root.Action: Sendable {
+    let selected = registration.tab(of: state)
     var lines: [String] = []
-    lines.append(style.bold(state.header))
-    lines.append(tabBar(state.selectedTab, style: style))
+    lines.append(style.bold(registration.header(state)))
+    lines.append(tabBar(registration, selected: registration.selectedTab(state), style: style))
     lines.append(String(repeating: "─", count: 60))
-    lines += screen.render(state, view: view, style: style)
+    lines += selected.screen.render(state, view: view, style: style)
     lines.append("")
-    lines.append(
-      style.dim(
-        view.editing != nil
-          ? "type to edit · Backspace delete · Enter/Esc done · Ctrl-C quit"
-          : "\(screen.help(state, view: view)) · 1-4/Tab screens · q quit"))
+    let help =
+      view.editing != nil
+      ? ["type to edit · Backspace delete · Enter/Esc done · Ctrl-C quit"]
+      : [selected.screen.help(state, view: view), registration.tabKeysHelp, "q quit"]
+        .compactMap { $0 }
+    lines.append(style.dim(help.joined(separator: " · ")))
     return lines.joined(separator: "\n")
   }
 
-  static func tabBar(_ selected: AppFeature.Tab, style: Style) -> String {
-    AppFeature.Tab.allCases.enumerated().map { index, tab in
-      let title = "\(index + 1) \(tab.rawValue.capitalized)"
-      return tab == selected ? style.inverse("[\(title)]") : " \(title) "
+  /// The titles of the tabs, the selected one in inverse video; numbered when number keys switch
+  /// to them.
+  static func tabBar<Root>(
+    _ registration: TerminalRegistration<Root>, selected: Int, style: Style
+  ) -> String where Root.Action: Sendable {
+    registration.tabs.enumerated().map { index, tab in
+      let title = registration.hasTabKeys ? "\(index + 1) \(tab.title)" : tab.title
+      return index == selected ? style.inverse("[\(title)]") : " \(title) "
     }
     .joined(separator: " ")
   }
 
   /// The mark in front of the selected row.
-  static func marker(_ isSelected: Bool, style: Style) -> String {
+  public static func marker(_ isSelected: Bool, style: Style) -> String {
     isSelected ? style.bold("›") : " "
   }
 
   /// A confirmation in a box: its title, its message and the keys that answer it.
-  static func confirmation(
+  public static func confirmation(
     _ title: TextState, message: TextState?, confirm: TextState?
   ) -> [String] {
     box(
@@ -49,7 +58,7 @@ public enum ScreenRenderer {
   }
 
   /// Lines framed by a box, after a blank line.
-  static func box(_ lines: [String]) -> [String] {
+  public static func box(_ lines: [String]) -> [String] {
     let width = lines.map(\.count).max() ?? 0
     let rule = String(repeating: "─", count: width + 2)
     return [""] + ["┌" + rule + "┐"]

@@ -7,14 +7,14 @@ import Foundation
 #endif
 
 /// The process's terminal: raw mode for key-by-key input, and plain writes to standard output.
-enum Terminal {
+public enum Terminal {
   /// Whether both standard input and standard output are terminals.
-  static var isInteractive: Bool {
+  public static var isInteractive: Bool {
     isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
   }
 
   /// Whether standard output is a terminal (escape codes are written only then).
-  static var outputIsTerminal: Bool {
+  public static var outputIsTerminal: Bool {
     isatty(STDOUT_FILENO) == 1
   }
 

@@ -8,27 +8,27 @@ public enum CountersWeb: WebFeature {
   static let counterID = ["id": "a counter id, a UUID string"]
 
   public static let routes: [WebRoute<AppFeature>] = [
-    WebRoute("counter.add") { _ in .addCounterButtonTapped },
+    WebRoute("counter.add") { _ in .counterList(.addCounterButtonTapped) },
     // Asks for confirmation (`removalConfirmation`).
     WebRoute("counter.remove", counterID, read: id) { id, state throws(APIError) in
       try requireCounter(id, in: state)
-      return .removeCounterButtonTapped(id: id)
+      return .counterList(.removeCounterButtonTapped(id: id))
     },
     // The Remove button of the confirmation.
     WebRoute("counter.confirmRemove") { state throws(APIError) in
-      guard case .confirmRemoval(let alert) = state.destination,
+      guard case .confirmRemoval(let alert) = state.counterList.destination,
         let remove = alert.buttons.first?.action.action
       else {
         throw APIError(.conflict, "no removal confirmation is shown")
       }
-      return .destination(.presented(.confirmRemoval(remove)))
+      return .counterList(.destination(.presented(.confirmRemoval(remove))))
     },
     // The Cancel button of the confirmation.
     WebRoute("counter.cancelRemove") { state throws(APIError) in
-      guard case .confirmRemoval = state.destination else {
+      guard case .confirmRemoval = state.counterList.destination else {
         throw APIError(.conflict, "no removal confirmation is shown")
       }
-      return .destination(.dismiss)
+      return .counterList(.destination(.dismiss))
     },
     counterRoute("counter.increment", .incrementButtonTapped),
     counterRoute("counter.decrement", .decrementButtonTapped),
@@ -60,12 +60,12 @@ public enum CountersWeb: WebFeature {
   }
 
   public static func view(of state: AppFeature.State) -> View {
-    let removal: AlertState<AppFeature.Removal>? =
-      if case .confirmRemoval(let alert) = state.destination { alert } else { nil }
+    let removal: AlertState<CounterList.Removal>? =
+      if case .confirmRemoval(let alert) = state.counterList.destination { alert } else { nil }
     return View(
-      counters: state.counters.enumerated().map { index, counter in
+      counters: state.counterList.counters.enumerated().map { index, counter in
         CounterView(
-          id: counter.id, name: AppFeature.counterName(number: index + 1), count: counter.count,
+          id: counter.id, name: CounterList.counterName(number: index + 1), count: counter.count,
           fact: counter.fact,
           factError: counter.factError, isFactRequestInFlight: counter.isFactRequestInFlight,
           isRandomNumberRequestInFlight: counter.isRandomNumberRequestInFlight,
@@ -80,7 +80,7 @@ public enum CountersWeb: WebFeature {
   > {
     WebRoute(type, counterID, read: id) { id, state throws(APIError) in
       try requireCounter(id, in: state)
-      return .counters(.element(id: id, action: action))
+      return .counterList(.counters(.element(id: id, action: action)))
     }
   }
 
@@ -89,7 +89,7 @@ public enum CountersWeb: WebFeature {
   }
 
   private static func requireCounter(_ id: UUID, in state: AppFeature.State) throws(APIError) {
-    guard state.counters[id: id] != nil else {
+    guard state.counterList.counters[id: id] != nil else {
       throw APIError(.unprocessableContent, "no counter with id \(id.uuidString)")
     }
   }

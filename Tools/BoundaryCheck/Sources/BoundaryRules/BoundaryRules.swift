@@ -21,10 +21,19 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 /// may depend on anything. For every other edge the first rule that it breaks is reported:
 ///
 /// - only the composition root (a library under `Apps/`), tools (`Tools/`) and tests depend on
-///   live modules — `*Live`, `*Offline` and the live plumbing (`Live*`); only the composition
-///   root and tests on front ends; only executables (`Apps/`) and tests on the composition root;
-///   only tools and tests on tools;
+///   live modules — `*Live`, `*Offline` and the live plumbing (`Live*`) — and previews on offline
+///   ones; only the composition root, previews, adapters and tests on front ends and their
+///   adapters; only executables (`Apps/`) and tests on the composition root; only tools and tests
+///   on tools;
 /// - an executable depends only on the composition root;
+/// - a preview (`Apps/Previews/<name>`) depends on the runtime, features, client interfaces,
+///   offline clients, front ends and adapters — never on a live client, the live plumbing or the
+///   composition root;
+/// - a front end's core (`Modules/Frontends/<Name>`) knows no feature: it depends on the runtime
+///   and the configuration module only (a core still listed in `frontEndsNamingFeatures` may
+///   depend on features too, until it is made generic);
+/// - an adapter (`Modules/Frontends/Adapters/…`) depends on the runtime, front-end cores, other
+///   adapters, features, client interfaces and the configuration module;
 /// - a feature depends on the runtime, client interfaces and, where allowed, other features:
 ///   `AppFeature` on any feature, `EpisodesFeature` on `FavoritingFeature`;
 /// - a client interface and the configuration module (`Modules/Configuration/`) depend on
@@ -38,14 +47,20 @@ public struct BoundaryRules: Sendable {
   /// Feature-to-feature edges that are allowed: the key may depend on each feature in its value.
   /// `"*"` means any feature.
   public var allowedFeatureDependencies: [String: Set<String>]
+  /// Front-end cores that still name the app's features (the web front end, whose sessions hold
+  /// the app's store): they may depend on features and client interfaces until they take a root
+  /// feature as a parameter, as the terminal front end does.
+  public var frontEndsNamingFeatures: Set<String>
 
   public init(
     allowedFeatureDependencies: [String: Set<String>] = [
       "AppFeature": ["*"],
       "EpisodesFeature": ["FavoritingFeature"],
-    ]
+    ],
+    frontEndsNamingFeatures: Set<String> = ["WebFrontend"]
   ) {
     self.allowedFeatureDependencies = allowedFeatureDependencies
+    self.frontEndsNamingFeatures = frontEndsNamingFeatures
   }
 
   /// Every edge of `graph` that breaks a rule, in the order of the manifest.
@@ -88,6 +103,18 @@ public struct BoundaryRules: Sendable {
     case .compositionRoot:
       if destinationKind == .tool { return "only tools and tests may depend on a tool (Tools/)" }
       return nil
+    case .preview:
+      switch destinationKind {
+      case .runtime, .feature, .clientInterface, .offlineClient, .frontend, .frontendAdapter,
+        .configuration:
+        return nil
+      case .liveClient, .livePlumbing:
+        return "a preview runs on offline or in-memory clients: it must not depend on a live "
+          + "client or the live plumbing"
+      default:
+        return "a preview may depend only on the runtime, features, client interfaces, offline "
+          + "clients, front ends and their adapters (not on a \(destinationKind))"
+      }
     default:
       break
     }
@@ -106,11 +133,13 @@ public struct BoundaryRules: Sendable {
       case .offlineClient:
         break  // its own rule below names what it may depend on
       default:
-        return "only the composition root, tools and tests may depend on a live module"
+        return "only the composition root, tools and tests may depend on a live module "
+          + "(and previews on an offline one)"
       }
     }
-    if destinationKind == .frontend {
-      return "only the composition root and tests may depend on a front end"
+    if destinationKind == .frontend || destinationKind == .frontendAdapter {
+      if sourceKind == .frontendAdapter { return nil }
+      return "only the composition root, previews, adapters and tests may depend on a front end"
     }
     if destinationKind == .compositionRoot {
       return "only executables (Apps/) and tests may depend on the composition root"
@@ -153,7 +182,26 @@ public struct BoundaryRules: Sendable {
       return "the runtime must depend on nothing of ours"
     case .configuration:
       return "the configuration module must depend on nothing of ours"
-    case .frontend, .other, .executable, .test, .tool, .compositionRoot:
+    case .frontend:
+      switch destinationKind {
+      case .runtime, .configuration, .other:
+        return nil
+      case .feature where frontEndsNamingFeatures.contains(source),
+        .clientInterface where frontEndsNamingFeatures.contains(source):
+        return nil
+      default:
+        return "a front end knows no feature: it may depend only on the runtime and the "
+          + "configuration module (not on a \(destinationKind))"
+      }
+    case .frontendAdapter:
+      switch destinationKind {
+      case .runtime, .feature, .clientInterface, .configuration:
+        return nil
+      default:
+        return "an adapter may depend only on the runtime, front ends, adapters, features, "
+          + "client interfaces and the configuration module (not on a \(destinationKind))"
+      }
+    case .other, .executable, .test, .tool, .compositionRoot, .preview:
       return nil
     }
   }

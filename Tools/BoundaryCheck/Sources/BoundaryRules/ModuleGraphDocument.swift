@@ -49,8 +49,14 @@ public struct ModuleGraphDocument: Sendable {
       matches: { $0 == .feature }),
     Layer(
       name: "front ends", folder: "`Modules/Frontends/<Name>`",
-      mayDependOn: "the runtime, features, client interfaces, the configuration",
+      mayDependOn:
+        "the runtime, the configuration; no feature (`WebFrontend` still names the app's features)",
       matches: { $0 == .frontend }),
+    Layer(
+      name: "front-end adapters", folder: "`Modules/Frontends/Adapters/<Feature>/<FrontEnd>`",
+      mayDependOn:
+        "the runtime, front ends, other adapters, features, client interfaces, the configuration",
+      matches: { $0 == .frontendAdapter }),
     Layer(
       name: "composition root", folder: "`Apps/<Name>` (a library)",
       mayDependOn: "anything but tools: it alone links live modules and front ends together",
@@ -59,6 +65,11 @@ public struct ModuleGraphDocument: Sendable {
       name: "executables", folder: "`Apps/<name>` (an executable)",
       mayDependOn: "the composition root only",
       matches: { $0 == .executable }),
+    Layer(
+      name: "previews", folder: "`Apps/Previews/<name>` (an executable)",
+      mayDependOn:
+        "the runtime, features, client interfaces, offline clients, front ends and adapters",
+      matches: { $0 == .preview }),
     Layer(
       name: "tools", folder: "`Tools/…`",
       mayDependOn: "anything but front ends and the composition root",

@@ -14,8 +14,12 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   /// `Modules/Clients/Live<Something>` (today `LiveHTTP`): plumbing shared by live modules. Its
   /// name starts with `Live` instead of ending with it, on purpose: it implements no interface.
   case livePlumbing
-  /// `Modules/Frontends/<Name>`: libraries that render and drive a store.
+  /// `Modules/Frontends/<Name>`: a front end's core, which renders and drives the store of any
+  /// root feature it is handed, and knows no feature.
   case frontend
+  /// `Modules/Frontends/Adapters/<Feature>/<FrontEnd>`: one feature's part of one front end (its
+  /// terminal screen, its web routes and view), written against the feature alone.
+  case frontendAdapter
   /// `Modules/Configuration/…`: settings shared by the front ends and the composition root.
   case configuration
   /// A library under `Apps/`: the one module that links live modules and front ends, shared by
@@ -23,6 +27,9 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   case compositionRoot
   /// `Apps/<name>`: the executables.
   case executable
+  /// `Apps/Previews/<name>`: an executable that runs one feature alone, on offline or in-memory
+  /// clients; it is its own composition root.
+  case preview
   /// `Tools/…`: benchmarks and their support, built from the root package but shipped in no app.
   case tool
   /// A test target, wherever it lives.
@@ -38,6 +45,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
     }
     let components = target.effectivePath.split(separator: "/").map(String.init)
     switch (components.first, components.dropFirst().first) {
+    case ("Apps", "Previews") where target.type == "executable":
+      self = .preview
     case ("Apps", _):
       self = target.type == "executable" ? .executable : .compositionRoot
     case ("Tools", _):
@@ -46,7 +55,9 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
       self = .runtime
     case ("Modules", "Features") where components.count > 2:
       self = .feature
-    case ("Modules", "Frontends") where components.count > 2:
+    case ("Modules", "Frontends") where components.count > 3 && components[2] == "Adapters":
+      self = .frontendAdapter
+    case ("Modules", "Frontends") where components.count > 2 && components[2] != "Adapters":
       self = .frontend
     case ("Modules", "Configuration") where components.count > 2:
       self = .configuration
@@ -83,9 +94,11 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
     case .offlineClient(let interface): "offline client of \(interface)"
     case .livePlumbing: "live plumbing"
     case .frontend: "front end"
+    case .frontendAdapter: "front-end adapter"
     case .configuration: "configuration module"
     case .compositionRoot: "composition root"
     case .executable: "executable"
+    case .preview: "preview executable"
     case .tool: "tool"
     case .test: "test"
     case .other: "module outside the layers"

@@ -68,15 +68,15 @@ struct BoundaryRulesTests {
     (
       "feature-depends-on-frontend",
       [
-        "AppFeature -> TerminalFrontend: only the composition root and tests may depend on a "
-          + "front end"
+        "AppFeature -> TerminalFrontend: only the composition root, previews, adapters and tests "
+          + "may depend on a front end"
       ]
     ),
     (
       "frontend-depends-on-live",
       [
         "TerminalFrontend -> WeatherClientLive: only the composition root, tools and tests may "
-          + "depend on a live module"
+          + "depend on a live module (and previews on an offline one)"
       ]
     ),
     (
@@ -101,7 +101,43 @@ struct BoundaryRulesTests {
       "frontend-depends-on-offline",
       [
         "TerminalFrontend -> FactClientOffline: only the composition root, tools and tests may "
-          + "depend on a live module"
+          + "depend on a live module (and previews on an offline one)"
+      ]
+    ),
+    (
+      "preview-depends-on-live",
+      [
+        "search-preview -> LiveHTTP: a preview runs on offline or in-memory clients: it must not "
+          + "depend on a live client or the live plumbing"
+      ]
+    ),
+    (
+      "preview-depends-on-composition-root",
+      [
+        "search-preview -> AppComposition: a preview may depend only on the runtime, features, "
+          + "client interfaces, offline clients, front ends and their adapters (not on a "
+          + "composition root)"
+      ]
+    ),
+    (
+      "frontend-depends-on-feature",
+      [
+        "TerminalFrontend -> AppFeature: a front end knows no feature: it may depend only on the "
+          + "runtime and the configuration module (not on a feature)"
+      ]
+    ),
+    (
+      "adapter-depends-on-offline",
+      [
+        "SearchTerminal -> WeatherClientOffline: only the composition root, tools and tests may "
+          + "depend on a live module (and previews on an offline one)"
+      ]
+    ),
+    (
+      "feature-depends-on-adapter",
+      [
+        "CounterFeature -> SearchTerminal: only the composition root, previews, adapters and "
+          + "tests may depend on a front end"
       ]
     ),
     (
@@ -185,6 +221,8 @@ struct BoundaryRulesTests {
     #expect(kinds["FixtureServer"] == .other)
     #expect(kinds["EpisodesFeature"] == .feature)
     #expect(kinds["TerminalFrontend"] == .frontend)
+    #expect(kinds["SearchTerminal"] == .frontendAdapter)
+    #expect(kinds["search-preview"] == .preview)
     #expect(kinds["AppConfiguration"] == .configuration)
     #expect(kinds["AppComposition"] == .compositionRoot)
     #expect(kinds["app-cli"] == .executable)

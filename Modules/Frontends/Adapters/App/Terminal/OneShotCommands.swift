@@ -5,6 +5,8 @@ import FactClient
 import Foundation
 import RandomNumberClient
 import SearchFeature
+import SearchTerminal
+import TerminalFrontend
 import WeatherClient
 
 /// Writes the command's output to standard output.

@@ -1,13 +1,13 @@
-import AppFeature
 import ComposableArchitecture
 import SearchFeature
+import TerminalFrontend
 
 /// The weather search: the query field, the places found and the forecast of the one chosen.
 public enum SearchScreen: TerminalScreen {
-  public typealias Root = AppFeature
+  public typealias Root = Search
 
-  public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> [String] {
-    let search = state.search
+  public static func render(_ state: Search.State, view: ViewState, style: Style) -> [String] {
+    let search = state
     var lines: [String] = []
     let editing = view.editing == .searchQuery
     let field =
@@ -52,17 +52,17 @@ public enum SearchScreen: TerminalScreen {
     return lines
   }
 
-  public static func help(_ state: AppFeature.State, view: ViewState) -> String {
+  public static func help(_ state: Search.State, view: ViewState) -> String {
     "/ type · ↑/↓ select · Enter forecast · c clear"
   }
 
   public static func action(
-    for key: Key, state: AppFeature.State, view: inout ViewState
-  ) -> AppFeature.Action? {
+    for key: Key, state: Search.State, view: inout ViewState
+  ) -> Search.Action? {
     if view.editing == .searchQuery {
-      return view.edit(state.search.searchQuery, with: key).map { .search(.searchQueryChanged($0)) }
+      return view.edit(state.searchQuery, with: key).map { .searchQueryChanged($0) }
     }
-    let results = state.search.results
+    let results = state.results
     if let row = moved(view.selectedResult, by: key, count: results.count) {
       view.selectedResult = row
       return nil
@@ -73,21 +73,21 @@ public enum SearchScreen: TerminalScreen {
       return nil
     case .enter:
       guard !results.isEmpty else { return nil }
-      return .search(.searchResultTapped(results[view.selectedResult]))
+      return .searchResultTapped(results[view.selectedResult])
     case .character("c"), .escape:
-      return .search(.searchQueryChanged(""))
+      return .searchQueryChanged("")
     default:
       return nil
     }
   }
 
   public static func update(
-    _ view: inout ViewState, after action: AppFeature.Action, state: AppFeature.State
+    _ view: inout ViewState, after action: Search.Action?, state: Search.State
   ) {
-    if case .search(.searchQueryChanged) = action {
+    if case .searchQueryChanged? = action {
       view.selectedResult = 0
     }
-    view.selectedResult = clamp(view.selectedResult, count: state.search.results.count)
+    view.selectedResult = clamp(view.selectedResult, count: state.results.count)
   }
 }
 

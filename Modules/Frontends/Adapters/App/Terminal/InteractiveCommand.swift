@@ -3,6 +3,7 @@ import AppFeature
 import ArgumentParser
 import ComposableArchitecture
 import Foundation
+import TerminalFrontend
 
 struct Interactive: FrontEndCommand, StorageOwner {
   static var defaultFileName: String { TerminalApp.defaultDatabaseFileName }
@@ -26,7 +27,7 @@ struct Interactive: FrontEndCommand, StorageOwner {
       throw CommandFailure(
         message: "interactive mode needs a terminal; for scripts use a subcommand (see --help)")
     }
-    await InteractiveSession.run(store: makeStore(dependencies))
+    await InteractiveSession.run(store: makeStore(dependencies), registration: .app)
     return 0
   }
 
@@ -34,14 +35,21 @@ struct Interactive: FrontEndCommand, StorageOwner {
   /// the kept data (which is not opened without a terminal).
   @MainActor
   private func firstScreen() -> String {
-    ScreenRenderer.render(TerminalFeature.State(isOffline: clientOptions.offline), style: .plain)
+    ScreenRenderer.render(
+      AppTerminalFeature.State(app: AppFeature.State(), isOffline: clientOptions.offline),
+      registration: .app, style: .plain)
   }
 
   @MainActor
-  private func makeStore(_ dependencies: @escaping DependencyOverrides) -> StoreOf<TerminalFeature>
+  private func makeStore(_ dependencies: @escaping DependencyOverrides)
+    -> StoreOf<AppTerminalFeature>
   {
-    Store(initialState: TerminalFeature.State(isOffline: clientOptions.offline)) {
-      TerminalFeature()
+    Store(
+      initialState: withDependencies(dependencies) {
+        AppTerminalFeature.State(app: AppFeature.State(), isOffline: clientOptions.offline)
+      }
+    ) {
+      AppTerminalFeature(AppFeature(), registration: .app)
     } withDependencies: {
       dependencies(&$0)
     }

@@ -1,13 +1,13 @@
-import AppFeature
 import ComposableArchitecture
 import CounterFeature
+import TerminalFrontend
 
 /// The counters: one row per counter with its count, timer, fact and random number; the removal
 /// confirmation in a box.
-public enum CountersScreen: TerminalScreen {
-  public typealias Root = AppFeature
+public enum CounterListScreen: TerminalScreen {
+  public typealias Root = CounterList
 
-  public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> [String] {
+  public static func render(_ state: CounterList.State, view: ViewState, style: Style) -> [String] {
     var lines: [String] = []
     if state.counters.isEmpty {
       lines.append(style.dim("No counters. Press a to add one."))
@@ -15,7 +15,7 @@ public enum CountersScreen: TerminalScreen {
     for (index, counter) in state.counters.enumerated() {
       let marker = ScreenRenderer.marker(index == view.selectedCounter, style: style)
       var line =
-        "\(marker) \(AppFeature.counterName(number: index + 1))   count: \(style.bold(String(counter.count)))"
+        "\(marker) \(CounterList.counterName(number: index + 1))   count: \(style.bold(String(counter.count)))"
       line += "   timer: \(counter.isTimerOn ? style.green("on ⏱") : "off")"
       lines.append(line)
       if counter.isFactRequestInFlight {
@@ -40,13 +40,13 @@ public enum CountersScreen: TerminalScreen {
     return lines
   }
 
-  public static func help(_ state: AppFeature.State, view: ViewState) -> String {
+  public static func help(_ state: CounterList.State, view: ViewState) -> String {
     "↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove"
   }
 
   public static func action(
-    for key: Key, state: AppFeature.State, view: inout ViewState
-  ) -> AppFeature.Action? {
+    for key: Key, state: CounterList.State, view: inout ViewState
+  ) -> CounterList.Action? {
     if case .confirmRemoval(let alert) = state.destination {
       return answer(
         key,
@@ -77,9 +77,9 @@ public enum CountersScreen: TerminalScreen {
   }
 
   public static func update(
-    _ view: inout ViewState, after action: AppFeature.Action, state: AppFeature.State
+    _ view: inout ViewState, after action: CounterList.Action?, state: CounterList.State
   ) {
-    if case .addCounterButtonTapped = action {
+    if case .addCounterButtonTapped? = action {
       view.selectedCounter = state.counters.count - 1
     }
     view.selectedCounter = clamp(view.selectedCounter, count: state.counters.count)

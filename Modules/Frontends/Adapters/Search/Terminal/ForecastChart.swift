@@ -1,5 +1,6 @@
 import Foundation
 import SearchFeature
+import TerminalFrontend
 
 /// Draws a forecast as one line a day: the day, its minimum, a bar from minimum to maximum on a
 /// scale shared by all days, and its maximum.

@@ -1,13 +1,7 @@
 import AppConfiguration
-import AppFeature
 import ArgumentParser
 import ComposableArchitecture
-import EpisodesFeature
-import FactClient
 import Foundation
-import RandomNumberClient
-import SearchFeature
-import WeatherClient
 
 /// The dependencies an executable hands to the front end: live clients built from options.
 public typealias DependencyOverrides = @Sendable (inout DependencyValues) -> Void

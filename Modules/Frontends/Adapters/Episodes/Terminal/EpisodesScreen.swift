@@ -1,14 +1,14 @@
-import AppFeature
 import ComposableArchitecture
 import EpisodesFeature
+import TerminalFrontend
 
 /// The episodes: the list with hearts, or the episode screen on top of the navigation stack; a
 /// favorite's failure alert in a box.
 public enum EpisodesScreen: TerminalScreen {
-  public typealias Root = AppFeature
+  public typealias Root = Episodes
 
-  public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> [String] {
-    let episodes = state.episodes
+  public static func render(_ state: Episodes.State, view: ViewState, style: Style) -> [String] {
+    let episodes = state
     if let screen = episodes.path.last {
       return episodeScreen(screen, style: style)
     }
@@ -28,22 +28,22 @@ public enum EpisodesScreen: TerminalScreen {
     return lines
   }
 
-  public static func help(_ state: AppFeature.State, view: ViewState) -> String {
-    state.episodes.path.isEmpty
+  public static func help(_ state: Episodes.State, view: ViewState) -> String {
+    state.path.isEmpty
       ? "↑/↓ select · Enter/Space favorite · →/o open" : "Enter/Space favorite · Esc/← back"
   }
 
   public static func action(
-    for key: Key, state: AppFeature.State, view: inout ViewState
-  ) -> AppFeature.Action? {
+    for key: Key, state: Episodes.State, view: inout ViewState
+  ) -> Episodes.Action? {
     let dismisses = key == .enter || key == .escape || key == .character(" ")
-    if let id = state.episodes.path.ids.last {
+    if let id = state.path.ids.last {
       return episodeScreen(id, key, state: state, dismisses: dismisses)
     }
-    let episodes = state.episodes.episodes
+    let episodes = state.episodes
     if let alerted = episodes.first(where: { $0.alert != nil }) {
       guard dismisses else { return nil }
-      return .episodes(.episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss)))))
+      return .episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss))))
     }
     if let row = moved(view.selectedEpisode, by: key, count: episodes.count) {
       view.selectedEpisode = row
@@ -53,29 +53,29 @@ public enum EpisodesScreen: TerminalScreen {
     let selected = episodes[view.selectedEpisode]
     switch key {
     case .enter, .character(" "), .character("f"):
-      return .episodes(.episodes(.element(id: selected.id, action: .favorite(.buttonTapped))))
+      return .episodes(.element(id: selected.id, action: .favorite(.buttonTapped)))
     case .right, .character("o"):
-      return .episodes(.episodeTapped(selected.id))
+      return .episodeTapped(selected.id)
     default:
       return nil
     }
   }
 
   public static func update(
-    _ view: inout ViewState, after action: AppFeature.Action, state: AppFeature.State
+    _ view: inout ViewState, after action: Episodes.Action?, state: Episodes.State
   ) {
-    view.selectedEpisode = clamp(view.selectedEpisode, count: state.episodes.episodes.count)
+    view.selectedEpisode = clamp(view.selectedEpisode, count: state.episodes.count)
   }
 
   /// A key on the episode screen on top of the stack: favorite, its alert, close (the screen
   /// dismisses itself).
   private static func episodeScreen(
-    _ id: StackElementID, _ key: Key, state: AppFeature.State, dismisses: Bool
-  ) -> AppFeature.Action? {
-    func send(_ action: EpisodeDetail.Action) -> AppFeature.Action {
-      .episodes(.path(.element(id: id, action: action)))
+    _ id: StackElementID, _ key: Key, state: Episodes.State, dismisses: Bool
+  ) -> Episodes.Action? {
+    func send(_ action: EpisodeDetail.Action) -> Episodes.Action {
+      .path(.element(id: id, action: action))
     }
-    if state.episodes.path[id: id]?.alert != nil {
+    if state.path[id: id]?.alert != nil {
       return dismisses ? send(.favorite(.alert(.dismiss))) : nil
     }
     switch key {

@@ -1,14 +1,14 @@
-import AppFeature
 import ComposableArchitecture
 import SettingsFeature
+import TerminalFrontend
 
 /// The settings form: one row per setting, the display name edited in place, the reset
 /// confirmation in a box.
 public enum SettingsScreen: TerminalScreen {
-  public typealias Root = AppFeature
+  public typealias Root = Settings
 
-  public static func render(_ state: AppFeature.State, view: ViewState, style: Style) -> [String] {
-    let settings = state.settings
+  public static func render(_ state: Settings.State, view: ViewState, style: Style) -> [String] {
+    let settings = state
     var lines: [String] = []
     for row in SettingsRow.allCases {
       let value: String
@@ -46,23 +46,23 @@ public enum SettingsScreen: TerminalScreen {
     return lines
   }
 
-  public static func help(_ state: AppFeature.State, view: ViewState) -> String {
+  public static func help(_ state: Settings.State, view: ViewState) -> String {
     "↑/↓ select · Enter/Space change · ←/→ choose"
   }
 
   public static func action(
-    for key: Key, state: AppFeature.State, view: inout ViewState
-  ) -> AppFeature.Action? {
-    let settings = state.settings
+    for key: Key, state: Settings.State, view: inout ViewState
+  ) -> Settings.Action? {
+    let settings = state
     if view.editing == .displayName {
       return view.edit(settings.displayName, with: key).map {
-        .settings(.binding(.set(\.displayName, $0)))
+        .binding(.set(\.displayName, $0))
       }
     }
     if case .confirmReset = settings.destination {
       return answer(
-        key, confirm: .settings(.destination(.presented(.confirmReset(.reset)))),
-        cancel: .settings(.destination(.dismiss)))
+        key, confirm: .destination(.presented(.confirmReset(.reset))),
+        cancel: .destination(.dismiss))
     }
     if let row = moved(view.selectedSetting, by: key, count: SettingsRow.allCases.count) {
       view.selectedSetting = row
@@ -70,8 +70,8 @@ public enum SettingsScreen: TerminalScreen {
     }
     func set<Value: Equatable & Sendable>(
       _ keyPath: WritableKeyPath<Settings.State, Value> & Sendable, _ value: Value
-    ) -> AppFeature.Action {
-      .settings(.binding(.set(keyPath, value)))
+    ) -> Settings.Action {
+      .binding(.set(keyPath, value))
     }
     let row = SettingsRow.allCases[view.selectedSetting]
     switch key {
@@ -94,7 +94,7 @@ public enum SettingsScreen: TerminalScreen {
         return set(\.isHapticFeedbackEnabled, !settings.isHapticFeedbackEnabled)
       case .temperatureUnit:
         return set(\.temperatureUnit, settings.temperatureUnit.cycled(by: 1))
-      case .reset: return .settings(.resetButtonTapped)
+      case .reset: return .resetButtonTapped
       }
     case .left, .right, .character("h"), .character("l"):
       let step = (key == .left || key == .character("h")) ? -1 : 1

@@ -1,0 +1,180 @@
+"""End-to-end tests of the feature previews: each built binary run in a real pseudo-terminal
+through tmux, its screen read back, its keys pressed; its command line; and what it links (none of
+the server's or the storage's libraries, which the app's executables do link)."""
+
+import pathlib
+import subprocess
+import sys
+import traceback
+
+import terminal
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = ROOT / ".build" / "debug"
+PREVIEWS = ["counter-preview", "search-preview", "settings-preview", "episodes-preview"]
+SESSION = "preview-e2e"
+# Module names as they appear in the symbols of a binary that links them.
+SERVER_AND_STORAGE = ["Hummingbird", "NIOPosix", "NIOCore", "PostgresNIO", "GRDB"]
+
+
+def ensure_binaries():
+    for product in PREVIEWS + ["app-server"]:
+        if not (BIN / product).exists():
+            subprocess.run(["swift", "build", "--product", product], cwd=ROOT, check=True)
+
+
+PANE = terminal.Pane(SESSION)
+wait_for, wait_until_gone, keys = PANE.wait_for, PANE.wait_until_gone, PANE.keys
+
+
+def start(preview):
+    PANE.start(str(BIN / preview))
+
+
+def quit_and_wait():
+    keys("q")
+    assert PANE.wait_for_exit(), "the preview did not exit on q"
+
+
+def one_screen_frame(shown, title):
+    """The app's frame around the feature's screen: the header, one tab, no tab keys."""
+    assert f"{title} · preview" in shown, shown
+    assert f"[{title}]" in shown, shown
+    assert "Tab screens" not in shown and "q quit" in shown, shown
+
+
+# --- tests ------------------------------------------------------------------------------------
+
+def test_counter_preview_counts_fetches_a_fact_and_removes_after_asking():
+    start("counter-preview")
+    try:
+        shown = wait_for("Counter 1   count: 0")
+        one_screen_frame(shown, "Counters")
+        keys("+", "+", "+", "-")
+        wait_for("count: 2")
+        keys("f")
+        wait_for("fact: 2 ")
+        # Number keys belong to the screen here: no tab to switch to, nothing changes.
+        keys("2")
+        keys("a")
+        wait_for("Counter 2   count: 0")
+        keys("x")
+        wait_for("Remove Counter 2?")
+        keys("y")
+        wait_until_gone("Counter 2")
+        quit_and_wait()
+    finally:
+        PANE.kill()
+
+
+def test_search_preview_finds_seoul_and_shows_an_offline_forecast():
+    start("search-preview")
+    try:
+        shown = wait_for("(press / to type a city)")
+        one_screen_frame(shown, "Search")
+        assert "Offline: places from GeoNames" in shown, shown
+        keys("/")
+        for character in "Seoul":
+            keys(character)
+        keys("Enter")
+        found = wait_for("Seoul, South Korea")
+        keys("Enter")
+        forecast = wait_for("Forecast for Seoul")
+        assert "(offline estimate)" in forecast and "Today" in forecast, forecast
+        quit_and_wait()
+    finally:
+        PANE.kill()
+
+
+def test_settings_preview_edits_the_name_and_the_unit():
+    start("settings-preview")
+    try:
+        shown = wait_for("Display name")
+        one_screen_frame(shown, "Settings")
+        keys("Enter")
+        for character in "Ada":
+            keys(character)
+        keys("Enter")
+        wait_for("Display name       Ada")
+        for _ in range(7):
+            keys("Down")
+        keys("Enter")
+        wait_for("Temperature unit   ‹ °F ›")
+        quit_and_wait()
+    finally:
+        PANE.kill()
+
+
+def test_episodes_preview_opens_an_episode_and_favorites_it():
+    start("episodes-preview")
+    try:
+        shown = wait_for("♡ Functions")
+        one_screen_frame(shown, "Episodes")
+        keys("o")
+        wait_for("Episodes › Functions")
+        keys("Escape")
+        wait_until_gone("Episodes › Functions")
+        # Favoriting is optimistic: the heart fills at once (the simulated service may refuse it a
+        # second later and roll it back, with an alert).
+        keys("Enter")
+        wait_for("♥ Functions")
+        keys("Enter")  # dismisses the alert if the service refused; else unfavorites
+        quit_and_wait()
+    finally:
+        PANE.kill()
+
+
+def test_without_a_terminal_the_first_screen_is_printed():
+    for preview, line in [("counter-preview", "Counter 1   count: 0"),
+                          ("search-preview", "Search: (press / to type a city)"),
+                          ("settings-preview", "Display name"),
+                          ("episodes-preview", "Functions")]:
+        result = subprocess.run([str(BIN / preview)], capture_output=True, text=True, timeout=60,
+                                stdin=subprocess.DEVNULL)
+        assert result.returncode == 1, (preview, result)
+        assert line in result.stdout and "\x1b" not in result.stdout, (preview, result.stdout)
+        assert result.stderr == f"{preview}: a preview needs a terminal\n", (preview, result.stderr)
+
+
+def test_help_and_a_bad_argument():
+    result = subprocess.run([str(BIN / "counter-preview"), "--help"], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result
+    assert result.stdout.startswith("OVERVIEW: Counters on its own"), result.stdout
+    result = subprocess.run([str(BIN / "counter-preview"), "--port"], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 64, result
+    assert result.stderr == "counter-preview: unknown argument '--port' (try --help)\n", result
+
+
+def linked_modules(binary):
+    symbols = subprocess.run(["nm", str(binary)], capture_output=True, text=True, check=True).stdout
+    return {module for module in SERVER_AND_STORAGE if module in symbols}
+
+
+def test_previews_link_neither_the_server_nor_the_storage():
+    # The check can fail: the server links every one of them.
+    assert linked_modules(BIN / "app-server") == set(SERVER_AND_STORAGE)
+    for preview in PREVIEWS:
+        assert linked_modules(BIN / preview) == set(), (preview, linked_modules(BIN / preview))
+
+
+def main():
+    ensure_binaries()
+    tests = [value for name, value in globals().items() if name.startswith("test_")]
+    passed = failed = 0
+    for test in tests:
+        try:
+            test()
+            passed += 1
+            print(f"PASS {test.__name__}")
+        except Exception:
+            failed += 1
+            print(f"FAIL {test.__name__}")
+            traceback.print_exc()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

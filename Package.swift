@@ -246,18 +246,6 @@ let package = Package(
       dependencies: ["TerminalFrontend", "EpisodesFeature", "ComposableArchitecture"],
       path: "Modules/Frontends/Adapters/Episodes/Terminal"
     ),
-    // The app in the terminal: its tabs (the four screens lifted into AppFeature) and app-cli's
-    // command line (the interactive app and the one-shot commands).
-    .target(
-      name: "AppTerminal",
-      dependencies: [
-        "TerminalFrontend", "CounterTerminal", "SearchTerminal", "SettingsTerminal",
-        "EpisodesTerminal", "AppFeature", "ComposableArchitecture", "SearchFeature",
-        "FactClient", "RandomNumberClient", "WeatherClient", "AppConfiguration",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Modules/Frontends/Adapters/App/Terminal"
-    ),
     .executableTarget(
       name: "app-cli",
       dependencies: ["AppComposition"],
@@ -339,6 +327,19 @@ let package = Package(
         .product(name: "Configuration", package: "swift-configuration"),
       ],
       path: "Modules/Configuration/AppConfiguration"
+    ),
+    // The app in the terminal: its tabs (the four screens lifted into AppFeature) and app-cli's
+    // command line (the interactive app and the one-shot commands). It names the app's features,
+    // so it lives with the app's composition, not in the front end.
+    .target(
+      name: "AppTerminal",
+      dependencies: [
+        "TerminalFrontend", "CounterTerminal", "SearchTerminal", "SettingsTerminal",
+        "EpisodesTerminal", "AppFeature", "ComposableArchitecture", "SearchFeature",
+        "FactClient", "RandomNumberClient", "WeatherClient", "AppConfiguration",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/AppTerminal"
     ),
     // The composition root: the one module that links live clients, storage and front ends, a
     // library in Apps/ beside the two executables (choosing implementations is Apps/' job);

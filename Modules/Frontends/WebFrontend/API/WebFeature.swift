@@ -3,7 +3,7 @@ import Foundation
 
 /// One feature's part of the web API: the user actions it accepts and its part of the state.
 ///
-/// A feature that wants to be reachable from the page gets one file in `Features/` of this
+/// A feature that wants to be reachable from the page gets one file in `Adapters/` of this
 /// module with a type conforming to this protocol, and one line in `AppFeature.webAPI`:
 ///
 /// ```swift

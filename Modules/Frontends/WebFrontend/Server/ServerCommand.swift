@@ -6,51 +6,6 @@ import Logging
 import Metrics
 import Prometheus
 
-/// What the executable hands to the server: the only place that links implementations.
-public struct ServerComposition: Sendable {
-  /// The clients of the services: live ones configured by `settings`, or, when `offline`, the
-  /// ones over embedded data. Called once, before the server listens.
-  public var clients:
-    @Sendable (_ settings: SettingsReader, _ offline: Bool) throws ->
-      SessionRegistry
-      .DependencyOverrides
-  /// Opens where visitors' data and sessions are kept; an error stops the server before it
-  /// listens.
-  public var openStorage:
-    @Sendable (_ settings: SettingsReader, _ logger: Logger) async throws -> ServerStorage
-
-  public init(
-    clients:
-      @escaping @Sendable (SettingsReader, Bool) throws -> SessionRegistry.DependencyOverrides,
-    openStorage: @escaping @Sendable (SettingsReader, Logger) async throws -> ServerStorage
-  ) {
-    self.clients = clients
-    self.openStorage = openStorage
-  }
-}
-
-/// The storage the server opened: visitors' favorites and settings, and saved sessions.
-public struct ServerStorage: Sendable {
-  /// What to log about it (a path, or a URL without its password).
-  public var description: String
-  /// A visitor's favorite and settings clients.
-  public var visitorData: SessionRegistry.VisitorData
-  /// Where sessions are saved so that they survive a restart.
-  public var archive: SessionArchive
-  /// Closes it once the server has stopped.
-  public var close: @Sendable () async -> Void
-
-  public init(
-    description: String, visitorData: @escaping SessionRegistry.VisitorData,
-    archive: SessionArchive, close: @escaping @Sendable () async -> Void
-  ) {
-    self.description = description
-    self.visitorData = visitorData
-    self.archive = archive
-    self.close = close
-  }
-}
-
 /// The `app-server` command line: every option can also come from the environment; a flag wins
 /// over its variable, and an unset variable keeps the default. Flags and variables are checked by
 /// the same rules and report a bad value the same way.

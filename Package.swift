@@ -288,14 +288,13 @@ let package = Package(
     // MARK: Front ends and apps (terminal) — END
 
     // MARK: Web server — BEGIN web server section
-    // The web front end: routes, sessions (one Store<AppFeature> per visitor), the page.
+    // The web front end: routes, sessions (one store per visitor of the root feature it is handed,
+    // a WebApp), the page.
     .target(
       name: "WebFrontend",
       dependencies: [
-        "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
-        "SettingsFeature", "EpisodesFeature", "FavoritingFeature", "WeatherClient", "FactClient",
-        "RandomNumberClient", "FavoriteClient", "SettingsClient", logging, nioCore, nioPosix,
-        nioHTTP1,
+        "ComposableArchitecture", "FavoriteClient", "SettingsClient", dependencies, logging,
+        nioCore, nioPosix, nioHTTP1,
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
@@ -341,13 +340,24 @@ let package = Package(
       ],
       path: "Apps/AppTerminal"
     ),
+    // The app on the web: its web adapters (one per feature, with the routes and views of the
+    // page's features) and the WebApp the server runs. Beside the composition root, since it
+    // names the app's features.
+    .target(
+      name: "AppWeb",
+      dependencies: [
+        "WebFrontend", "AppFeature", "CounterFeature", "SearchFeature", "SettingsFeature",
+        "EpisodesFeature", "WeatherClient", "ComposableArchitecture",
+      ],
+      path: "Apps/AppWeb"
+    ),
     // The composition root: the one module that links live clients, storage and front ends, a
     // library in Apps/ beside the two executables (choosing implementations is Apps/' job);
     // each executable is one call into it.
     .target(
       name: "AppComposition",
       dependencies: [
-        "AppConfiguration", "AppTerminal", "WebFrontend", "WeatherClient",
+        "AppConfiguration", "AppTerminal", "AppWeb", "WebFrontend", "WeatherClient",
         "WeatherClientLive", "WeatherClientOffline", "FactClient", "FactClientLive",
         "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive", "FavoriteClient",
         "FavoriteClientLive", "SettingsClient", "SettingsClientLive", "LiveStorage",
@@ -523,7 +533,7 @@ let package = Package(
     .testTarget(
       name: "WebFrontendTests",
       dependencies: [
-        "WebFrontend", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
+        "WebFrontend", "AppWeb", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
         "RandomNumberClient", "FixtureServer", "FavoriteClient", "SettingsClient", logging,
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,5 +1,6 @@
 import AppConfiguration
 import AppTerminal
+import AppWeb
 import Foundation
 import Logging
 import WebFrontend
@@ -30,6 +31,7 @@ public enum AppComposition {
   /// The server's clients (the gazetteer of `--offline` loads before it listens) and its
   /// visitors' data and sessions (in `app-server.sqlite` unless told otherwise).
   public static let server = ServerComposition(
+    app: .app,
     clients: { settings, offline in
       try LiveClients.dependencies(settings: settings, offline: offline, gazetteer: .now)
     },

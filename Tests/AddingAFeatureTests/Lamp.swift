@@ -58,7 +58,7 @@ struct Home {
   }
 }
 
-// MARK: Step 6 — the web adapter (WebFrontend/Adapters/LampWeb.swift)
+// MARK: Step 6 — the web adapter (Apps/AppWeb/LampWeb.swift)
 
 enum LampWeb: WebFeature {
   static let routes: [WebRoute<Home>] = [

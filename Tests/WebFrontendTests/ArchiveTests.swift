@@ -1,3 +1,4 @@
+import AppWeb
 import ComposableArchitecture
 import FavoriteClient
 import Foundation
@@ -18,7 +19,7 @@ struct ArchiveTests {
   ) -> SessionRegistry {
     let ids = LockIsolated(seed)
     return SessionRegistry(
-      configuration: .init(archiveTimeout: archiveTimeout),
+      app: .app, configuration: .init(archiveTimeout: archiveTimeout),
       logger: quietLogger,
       archive: archive,
       dependencies: {

@@ -38,7 +38,7 @@ struct ArchiveWriterTests {
 
     func pending(_ id: SessionID, revision: Int) -> ArchiveWriter.Pending {
       ArchiveWriter.Pending(
-        visitor: VisitorID(), revision: revision, snapshot: ArchiveWriterTests.snapshot,
+        visitor: VisitorID(), revision: revision, kept: KeptState(ArchiveWriterTests.snapshot),
         written: { [written] revision, failure in
           #expect(failure == nil)
           written.withValue { $0[id, default: []].append(revision) }
@@ -75,7 +75,7 @@ struct ArchiveWriterTests {
       writer.enqueue(
         id,
         ArchiveWriter.Pending(
-          visitor: VisitorID(), revision: 1, snapshot: ArchiveWriterTests.snapshot,
+          visitor: VisitorID(), revision: 1, kept: KeptState(ArchiveWriterTests.snapshot),
           written: { _, failure in
             failures.withValue { $0[id] = failure.map { "\($0)" } ?? "saved" }
           }),

@@ -1,4 +1,5 @@
 import AppFeature
+import AppWeb
 import ComposableArchitecture
 import Foundation
 import Hummingbird
@@ -22,7 +23,7 @@ struct ConcurrencyTests {
   func everyActionOfEverySessionCountsExactlyOnce(archived: Bool) async throws {
     let archive = SessionArchive.inMemory()
     let registry = SessionRegistry(
-      configuration: .init(maximumSessionCount: Self.sessionCount), logger: quietLogger,
+      app: .app, configuration: .init(maximumSessionCount: Self.sessionCount), logger: quietLogger,
       archive: archived ? archive : nil
     ) {
       $0.uuid = .incrementing

@@ -1,4 +1,5 @@
 import AppFeature
+import AppWeb
 import ComposableArchitecture
 import FactClient
 import Foundation

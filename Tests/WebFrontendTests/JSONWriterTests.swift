@@ -3,6 +3,7 @@ import ComposableArchitecture
 import Foundation
 import Testing
 
+@testable import AppWeb
 @testable import WebFrontend
 
 /// The streaming writer of the state JSON writes what `JSONEncoder` writes (compared by

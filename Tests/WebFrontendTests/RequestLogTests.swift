@@ -1,3 +1,4 @@
+import AppWeb
 import ComposableArchitecture
 import Foundation
 import Hummingbird
@@ -46,7 +47,7 @@ struct RequestLogTests {
 
   @Test func theRegistrysLinesOfARequestCarryItsRequestID() async throws {
     let records = Records()
-    let registry = SessionRegistry(logger: records.logger()) {
+    let registry = SessionRegistry(app: .app, logger: records.logger()) {
       $0.uuid = .incrementing
       $0.favoriteClient = .inMemory()
       $0.settingsClient = .inMemory()

@@ -1,3 +1,4 @@
+import AppWeb
 import ComposableArchitecture
 import FavoriteClient
 import Foundation
@@ -84,6 +85,7 @@ struct SaveFailureTests {
 
   func makeRegistry(_ archive: SessionArchive) -> SessionRegistry {
     SessionRegistry(
+      app: .app,
       configuration: .init(
         archiveTimeout: .seconds(30), storageProbeInterval: .zero,
         storageProbeTimeout: .milliseconds(200)),

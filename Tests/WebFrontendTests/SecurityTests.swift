@@ -1,4 +1,5 @@
 import AppFeature
+import AppWeb
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,3 +1,4 @@
+import AppWeb
 import ComposableArchitecture
 import EpisodesFeature
 import FactClient
@@ -20,7 +21,7 @@ func makeRegistry(
   clock: TestClock<Duration> = TestClock(),
   configure: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }
 ) -> SessionRegistry {
-  SessionRegistry(configuration: configuration, logger: quietLogger) {
+  SessionRegistry(app: .app, configuration: configuration, logger: quietLogger) {
     $0.uuid = .incrementing
     $0.continuousClock = clock
     $0.favoriteClient = .inMemory()

@@ -1,3 +1,4 @@
+import AppWeb
 import ComposableArchitecture
 import FavoriteClient
 import Foundation
@@ -27,7 +28,7 @@ struct VisitorTests {
 
   func makeKeepingRegistry(_ kept: Kept) -> SessionRegistry {
     SessionRegistry(
-      logger: quietLogger,
+      app: .app, logger: quietLogger,
       visitorData: { visitor in
         let (favorites, settings) = kept.clients(of: visitor)
         return { values in
@@ -117,7 +118,7 @@ struct VisitorTests {
 
   @Test func aFailingStorageShowsTheErrorAndTheSessionStillStarts() async throws {
     let registry = SessionRegistry(
-      logger: quietLogger,
+      app: .app, logger: quietLogger,
       visitorData: { _ in
         { values in
           values.favoriteClient.favorites = { throw StorageDown() }

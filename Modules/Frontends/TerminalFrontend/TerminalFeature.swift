@@ -8,8 +8,8 @@ import ComposableArchitecture
 /// ``Action/app(_:)`` action, so a `TestStore` sees every key's effect on the root:
 ///
 /// ```swift
-/// let store = TestStore(initialState: TerminalFeature<AppFeature>.State(app: AppFeature.State())) {
-///   TerminalFeature(AppFeature(), registration: .app)
+/// let store = TestStore(initialState: TerminalFeature<Home>.State(app: Home.State())) {
+///   TerminalFeature(Home(), registration: .home)
 /// }
 /// await store.send(.keyPressed(.character("+")))
 /// await store.receive(\.app.counterList.counters) { $0.app.counterList.counters[0].count = 1 }

@@ -8,14 +8,14 @@ import ComposableArchitecture
 /// (`1`…`N`, Tab, Shift-Tab) and the help line come from the tabs registered here.
 ///
 /// ```swift
-/// let registration = TerminalRegistration<AppFeature>(
+/// let registration = TerminalRegistration<Home>(
 ///   tabs: [
 ///     .init(title: "Counters", screen: .screen(CounterListScreen.self, state: \.counterList,
 ///                                              action: \.counterList)),
 ///     …
 ///   ],
 ///   selectedTab: { $0.selectedTab.index },
-///   selectTab: { .tabSelected(AppFeature.Tab.allCases[$0]) },
+///   selectTab: { .tabSelected(Home.Tab.allCases[$0]) },
 ///   header: \.header,
 ///   start: .task)
 /// ```

@@ -10,7 +10,7 @@ public struct ConfirmationView: Codable, Equatable, Sendable {
   /// styles that button as a destructive one.
   public var isDestructive: Bool
 
-  init?<Action>(_ dialog: AlertState<Action>?) {
+  public init?<Action>(_ dialog: AlertState<Action>?) {
     guard let dialog else { return nil }
     self.title = dialog.title.string
     self.message = dialog.message?.string
@@ -18,7 +18,7 @@ public struct ConfirmationView: Codable, Equatable, Sendable {
     self.isDestructive = dialog.buttons.first?.role == .destructive
   }
 
-  init?<Action>(_ dialog: ConfirmationDialogState<Action>?) {
+  public init?<Action>(_ dialog: ConfirmationDialogState<Action>?) {
     guard let dialog else { return nil }
     self.title = dialog.title.string
     self.message = dialog.message?.string
@@ -33,7 +33,7 @@ public struct AlertView: Codable, Equatable, Sendable {
   public var title: String
   public var message: String?
 
-  init?<Action>(_ alert: AlertState<Action>?) {
+  public init?<Action>(_ alert: AlertState<Action>?) {
     guard let alert else { return nil }
     self.title = alert.title.string
     self.message = alert.message?.string

@@ -4,11 +4,12 @@ import Foundation
 /// The web API of a root reducer, put together from the ``WebFeature``s registered with it: the
 /// action catalogue, decoding and resolving user actions, the state JSON and its schema.
 ///
-/// ``app`` is the app's: the one place that lists its features. Every feature adds its routes and
-/// its keys of the state; the server itself knows no feature.
+/// The app's (`webAPI`, in `Apps/AppWeb`) is the one place that lists its features.
+/// Every feature adds its routes and its keys of the state; the server itself knows no feature:
+/// it is handed the API inside a ``WebApp``.
 ///
 /// ```swift
-/// let api = WebAPI<AppFeature>([.feature(CountersWeb.self), .feature(SearchWeb.self)])
+/// let api = WebAPI<Home>([.feature(CountersWeb.self), .feature(SearchWeb.self)])
 /// let action = try api.decode(Data(#"{"type":"counter.add"}"#.utf8))
 /// store.send(try api.rootAction(for: action, in: store.state))
 /// let json = api.stateJSON(store.state)   // {"counters":[…],"search":{…}}

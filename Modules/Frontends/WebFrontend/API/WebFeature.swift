@@ -3,12 +3,12 @@ import Foundation
 
 /// One feature's part of the web API: the user actions it accepts and its part of the state.
 ///
-/// A feature that wants to be reachable from the page gets one file in `Adapters/` of this
-/// module with a type conforming to this protocol, and one line in `AppFeature.webAPI`:
+/// A feature that wants to be reachable from the page gets one file in the app's web module
+/// (`Apps/AppWeb`) with a type conforming to this protocol, and one line in the app's `webAPI`:
 ///
 /// ```swift
 /// enum CountersWeb: WebFeature {
-///   static let routes: [WebRoute<AppFeature>] = [
+///   static let routes: [WebRoute<Home>] = [
 ///     WebRoute("counter.add") { _ in .addCounterButtonTapped },
 ///     WebRoute("counter.increment", ["id": "a counter id, a UUID string"]) { fields in
 ///       try fields.uuid("id")
@@ -18,7 +18,7 @@ import Foundation
 ///   ]
 ///
 ///   struct View: Codable, Equatable, Sendable { var counters: [CounterView] }
-///   static func view(of state: AppFeature.State) -> View { … }
+///   static func view(of state: Home.State) -> View { … }
 /// }
 /// ```
 ///

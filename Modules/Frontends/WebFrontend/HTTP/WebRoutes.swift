@@ -1,4 +1,3 @@
-import AppFeature
 import Foundation
 import Hummingbird
 import Logging
@@ -38,28 +37,35 @@ public enum WebRoutes {
   /// How long the visitor cookie lives: 400 days, the longest browsers keep one.
   static let visitorCookieMaxAge = 400 * 24 * 60 * 60
 
-  /// The page's address for each tab.
-  static let pagePaths = AppFeature.Tab.allCases.map { "/\($0.rawValue)" }
+  /// The routes in named groups, each with the paths and methods it serves, for an app whose
+  /// page has `pagePaths` besides `/` (``WebApp/pagePaths``). The router is built from these
+  /// groups, and everything that needs to know the routes reads ``routes(pagePaths:)``, made from
+  /// the same groups: the request guard (a known path with another method is 405) and the
+  /// metrics (one duration series per route and method).
+  static func groups(pagePaths: [String]) -> [RouteGroup] {
+    [page(pagePaths), probes, catalogue, session, actions, events]
+  }
 
-  /// The routes and the methods each accepts.
-  static let routes: [String: [HTTPRequest.Method]] = [
-    "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/api/actions": [.get],
-    "/api/state-schema": [.get],
-    "/api/session": [.post, .delete], "/api/session/state": [.get],
-    "/api/session/actions": [.post], "/api/session/events": [.get],
-  ].merging(
-    (WebAssets.all.keys + pagePaths).map { ($0, [.get]) }, uniquingKeysWith: { first, _ in first })
+  /// The routes and the methods each accepts, from ``groups(pagePaths:)``.
+  static func routes(pagePaths: [String] = []) -> [String: [HTTPRequest.Method]] {
+    table(groups(pagePaths: pagePaths))
+  }
+
+  private static func table(_ groups: [RouteGroup]) -> [String: [HTTPRequest.Method]] {
+    groups.reduce(into: [:]) { table, group in table.merge(group.routes) { first, _ in first } }
+  }
 
   /// Every method some route accepts (`HEAD` wherever `GET` is), for the `Allow` header of an
-  /// answer to a method no route knows: `GET, HEAD, POST, DELETE`.
+  /// answer to a method no route knows: `GET, HEAD, POST, DELETE`. The page's addresses add none
+  /// (they are `GET`).
   static let allowedMethods: String = {
-    var methods = Set(routes.values.joined())
+    var methods = Set(routes().values.joined())
     if methods.contains(.get) { methods.insert(.head) }
     let order: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
     return order.filter(methods.contains).map(\.rawValue).joined(separator: ", ")
   }()
 
-  /// Builds the router over `registry`.
+  /// Builds the router over `registry`: the guard and the request log first, then every group.
   ///
   /// - Parameters:
   ///   - security: the hosts, origins, cookie flags and per-client limits to enforce.
@@ -70,33 +76,55 @@ public enum WebRoutes {
     logger: Logger = Logger(label: "web-frontend")
   ) -> Router<WebRequestContext> {
     let router = Router(context: WebRequestContext.self)
-    let limits = ClientLimits(security: security)
     let metrics = registry.metrics
+    let routeGroups = groups(pagePaths: registry.app.pagePaths)
+    let routeTable = table(routeGroups)
     router.addMiddleware {
-      RequestGuard(security: security, routes: routes, metrics: metrics)
+      RequestGuard(security: security, routes: routeTable, metrics: metrics)
       LogRequestsMiddleware(.debug)
     }
-
-    for asset in WebAssets.all.values {
-      router.get(RouterPath(asset.path)) { request, _ in
-        WebAssets.response(for: asset, request: request)
-      }
+    let environment = RouteEnvironment(
+      registry: registry, security: security, limits: ClientLimits(security: security),
+      metrics: metrics)
+    for group in routeGroups {
+      group.install(RouteGroup.Installer(router: router, group: group), environment)
     }
+    return router
+  }
 
-    // The page's own addresses: each tab (`/counters`, `/search`, …) and the episode screens
-    // pushed on the stack (`/episodes/<id>/<id>…`) are the page too, so the browser's Back,
-    // Forward, reload and a shared link work; the page turns the address into actions.
-    if let page = WebAssets.all["/"] {
-      for path in pagePaths {
-        router.get(RouterPath(path)) { request, _ in WebAssets.response(for: page, request: request)
+  // MARK: - The groups
+
+  /// The page's files, and the page at its own addresses: each of `pagePaths` (the app's tabs,
+  /// `/counters`, `/search`, …) and the episode screens pushed on the stack
+  /// (`/episodes/<id>/<id>…`), so that the browser's Back, Forward, reload and a shared link work;
+  /// the page turns the address into actions.
+  static func page(_ pagePaths: [String]) -> RouteGroup {
+    RouteGroup(
+      "page", (WebAssets.all.keys + pagePaths).map { ($0, [.get]) },
+      patterns: [("/episodes/**", [.get])]
+    ) { routes, _ in
+      for asset in WebAssets.all.values {
+        routes.on(asset.path, .get) { request, _ in WebAssets.response(for: asset, request: request)
         }
       }
-      router.get("/episodes/**") { request, _ in WebAssets.response(for: page, request: request) }
+      guard let page = WebAssets.all["/"] else { return }
+      for path in pagePaths {
+        routes.on(path, .get) { request, _ in WebAssets.response(for: page, request: request) }
+      }
+      routes.onPattern("/episodes/**", .get) { request, _ in
+        WebAssets.response(for: page, request: request)
+      }
     }
+  }
 
-    router.get("/healthz") { _, _ in "ok\n" }
+  /// What a process supervisor and a balancer ask: alive, ready, metrics.
+  static let probes = RouteGroup(
+    "probes", [("/healthz", [.get]), ("/readyz", [.get]), ("/metrics", [.get])]
+  ) { routes, environment in
+    let (registry, metrics) = (environment.registry, environment.metrics)
+    routes.on("/healthz", .get) { _, _ in "ok\n" }
 
-    router.get("/readyz") { _, _ -> Response in
+    routes.on("/readyz", .get) { _, _ -> Response in
       guard registry.isAcceptingSessions else {
         throw APIError(.serviceUnavailable, "the server is draining")
       }
@@ -109,7 +137,7 @@ public enum WebRoutes {
         body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
     }
 
-    router.get("/metrics") { _, _ in
+    routes.on("/metrics", .get) { _, _ in
       Response(
         status: .ok,
         headers: [
@@ -119,13 +147,20 @@ public enum WebRoutes {
           byteBuffer: ByteBuffer(
             string: metrics.exposition(liveSessions: registry.count, saves: registry.saveHealth))))
     }
+  }
 
-    router.get("/api/actions") { _, _ in
-      try json(AppFeature.webAPI.catalogue, cache: "public, max-age=300")
+  /// What the API accepts and what its state looks like: the action catalogue and the state's
+  /// JSON Schema.
+  static let catalogue = RouteGroup(
+    "catalogue", [("/api/actions", [.get]), ("/api/state-schema", [.get])]
+  ) { routes, environment in
+    let app = environment.registry.app
+    routes.on("/api/actions", .get) { _, _ in
+      try json(app.catalogue, cache: "public, max-age=300")
     }
 
-    let schema = AppFeature.webAPI.schema
-    router.get("/api/state-schema") { _, _ in
+    let schema = app.schema
+    routes.on("/api/state-schema", .get) { _, _ in
       Response(
         status: .ok,
         headers: [
@@ -133,8 +168,16 @@ public enum WebRoutes {
         ],
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: schema)))
     }
+  }
 
-    router.post("/api/session") { request, context in
+  /// The visitor's session: open (or resume) it, read its state, end it.
+  static let session = RouteGroup(
+    "session", [("/api/session", [.post, .delete]), ("/api/session/state", [.get])]
+  ) { routes, environment in
+    let (registry, security, limits) = (
+      environment.registry, environment.security, environment.limits
+    )
+    routes.on("/api/session", .post) { request, context in
       // The browser's session, when its cookie names one that lives (or can be resumed), is
       // answered as it is: a page opens with this one request, whether or not it has a session.
       if let id = try? sessionID(of: request) {
@@ -153,14 +196,31 @@ public enum WebRoutes {
       return response
     }
 
-    router.get("/api/session/state") { request, context in
+    routes.on("/api/session/state", .get) { request, context in
       let id = try sessionID(of: request)
       try limits.admitRead(request, context: context)
       try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
       return json(try registry.snapshot(of: id))
     }
 
-    router.post("/api/session/actions") { request, context in
+    routes.on("/api/session", .delete) { request, context in
+      let id = try sessionID(of: request)
+      try registry.end(id, logger: context.logger)
+      var response = Response(status: .noContent)
+      response.setCookie(sessionCookie("", security: security, maxAge: 0))
+      return response
+    }
+  }
+
+  /// One user action sent to the session: checked, sent, answered with the state after it once
+  /// it is saved.
+  static let actions = RouteGroup(
+    "actions", [("/api/session/actions", [.post])]
+  ) { routes, environment in
+    let (registry, limits, metrics) = (
+      environment.registry, environment.limits, environment.metrics
+    )
+    routes.on("/api/session/actions", .post) { request, context in
       let id = try sessionID(of: request)
       try limits.admitAction(request, context: context)
       // An unknown session is reported before the body is even read.
@@ -170,7 +230,7 @@ public enum WebRoutes {
       let body = try await readBody(request)
       let action: UserAction
       do throws(APIError) {
-        action = try decodeAction(body, logger: context.logger)
+        action = try decodeAction(body, app: registry.app, logger: context.logger)
       } catch {
         metrics.action("invalid", result: ServerMetrics.reason(Int(error.status.code)))
         throw error
@@ -185,8 +245,16 @@ public enum WebRoutes {
       metrics.action(action.type, result: "ok")
       return json(snapshot)
     }
+  }
 
-    router.get("/api/session/events") { request, context in
+  /// The session's event stream: its state now, then every change (Server-Sent Events).
+  static let events = RouteGroup(
+    "events", [("/api/session/events", [.get])]
+  ) { routes, environment in
+    let (registry, limits, metrics) = (
+      environment.registry, environment.limits, environment.metrics
+    )
+    routes.on("/api/session/events", .get) { request, context in
       let id = try sessionID(of: request)
       let stream = try limits.openEventStream(request, context: context)
       let events: AsyncStream<SessionEvent>
@@ -220,15 +288,6 @@ public enum WebRoutes {
           try await writer.finish(nil)
         })
     }
-
-    router.delete("/api/session") { request, context in
-      let id = try sessionID(of: request)
-      try registry.end(id, logger: context.logger)
-      var response = Response(status: .noContent)
-      response.setCookie(sessionCookie("", security: security, maxAge: 0))
-      return response
-    }
-    return router
   }
 
   /// The session cookie: `HttpOnly`, `SameSite=Strict`, only sent to the API, `Secure` when the
@@ -276,11 +335,11 @@ public enum WebRoutes {
   }
 
   /// The action in `body`, refused with 400 and the decoding failure's message.
-  private static func decodeAction(_ body: ByteBuffer, logger: Logger) throws(APIError)
-    -> UserAction
+  private static func decodeAction(_ body: ByteBuffer, app: WebApp, logger: Logger)
+    throws(APIError) -> UserAction
   {
     do {
-      return try AppFeature.webAPI.decode(body.readableBytesView)
+      return try app.decodeAction(body.readableBytesView)
     } catch {
       logger.notice("Refused action", metadata: ["reason": "\(error.message.prefix(200))"])
       throw APIError(.badRequest, error.message)

@@ -258,11 +258,11 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
         "database": "\(storage.description)",
       ])
     // One registry for the server's metrics and, through swift-metrics, the live clients'.
-    let metrics = ServerMetrics()
+    let metrics = ServerMetrics(pagePaths: composition.app.pagePaths)
     MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
     do {
       try await WebServer(
-        configuration: configuration, logger: logger, metrics: metrics,
+        app: composition.app, configuration: configuration, logger: logger, metrics: metrics,
         visitorData: storage.visitorData, archive: storage.archive, dependencies: clients
       )
       .run { url in

@@ -6,8 +6,11 @@ import Logging
 import Metrics
 import Prometheus
 
-/// What the executable hands to the server: the only place that links implementations.
+/// What the executable hands to the server: the root feature it serves, and the only place that
+/// links implementations.
 public struct ServerComposition: Sendable {
+  /// The root feature every session runs, and its web API.
+  public var app: WebApp
   /// The clients of the services: live ones configured by `settings`, or, when `offline`, the
   /// ones over embedded data. Called once, before the server listens.
   public var clients:
@@ -20,10 +23,12 @@ public struct ServerComposition: Sendable {
     @Sendable (_ settings: SettingsReader, _ logger: Logger) async throws -> ServerStorage
 
   public init(
+    app: WebApp,
     clients:
       @escaping @Sendable (SettingsReader, Bool) throws -> SessionRegistry.DependencyOverrides,
     openStorage: @escaping @Sendable (SettingsReader, Logger) async throws -> ServerStorage
   ) {
+    self.app = app
     self.clients = clients
     self.openStorage = openStorage
   }

@@ -68,6 +68,8 @@ public struct WebServer: Sendable {
   }
 
   /// The configuration.
+  /// The root feature every session runs.
+  public let app: WebApp
   public let configuration: Configuration
   let logger: Logger
   let metrics: ServerMetrics
@@ -78,6 +80,7 @@ public struct WebServer: Sendable {
   /// Creates a server.
   ///
   /// - Parameters:
+  ///   - app: the root feature every session runs, and its web API (``WebApp``).
   ///   - metrics: what `GET /metrics` exposes; the executable also bootstraps swift-metrics with
   ///     its registry, so that the live clients' counters appear there.
   ///   - visitorData: the clients that keep each visitor's favorites and settings (the
@@ -85,6 +88,7 @@ public struct WebServer: Sendable {
   ///   - archive: where sessions are saved to survive a restart and move between instances.
   ///   - dependencies: applied to every session's store (live clients, clock, …).
   public init(
+    app: WebApp,
     configuration: Configuration,
     logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
@@ -92,6 +96,7 @@ public struct WebServer: Sendable {
     archive: SessionArchive? = nil,
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
+    self.app = app
     self.configuration = configuration
     self.logger = logger
     self.metrics = metrics
@@ -151,7 +156,7 @@ public struct WebServer: Sendable {
       }
     }
     let registry = SessionRegistry(
-      configuration: configuration.sessions, logger: logger, metrics: metrics,
+      app: app, configuration: configuration.sessions, logger: logger, metrics: metrics,
       visitorData: visitorData,
       archive: archive,
       dependencies: { values in

@@ -1,4 +1,3 @@
-import AppFeature
 import Foundation
 import Synchronization
 
@@ -24,7 +23,8 @@ final class ArchiveWriter: Sendable {
   struct Pending: Sendable {
     let visitor: VisitorID
     let revision: Int
-    let snapshot: AppFeature.Snapshot
+    /// What of the state is saved; written as JSON when its turn comes.
+    let kept: KeptState
     /// Called once the state is written (`nil`) or could not be (the error), with its revision;
     /// after a failure, again for each later try.
     let written: @Sendable (_ revision: Int, _ failure: (any Error)?) -> Void
@@ -121,7 +121,7 @@ final class ArchiveWriter: Sendable {
         do {
           entries[id] = SessionArchive.Entry(
             visitor: pending.visitor, revision: pending.revision,
-            state: try pending.snapshot.archived())
+            state: try pending.kept.encode())
         } catch {
           pending.written(pending.revision, error)
         }

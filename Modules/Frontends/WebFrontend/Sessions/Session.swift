@@ -1,12 +1,11 @@
-import AppFeature
 import ComposableArchitecture
 import Foundation
 import Logging
 import Synchronization
 
-/// One visitor's running app: a root store of `AppFeature` on an actor of its own
-/// (`StoreActor`), so that sessions reduce in parallel on every core and a slow one stalls no
-/// other; and the event streams open on it.
+/// One visitor's running app: a root store of the server's ``WebApp`` on an actor of its own
+/// (`StoreActor`, held by the session's ``SessionDriver``), so that sessions reduce in parallel
+/// on every core and a slow one stalls no other; and the event streams open on it.
 ///
 /// Every change of the store's state is published on the store's actor, in order: it gets the
 /// next revision and goes to every event stream. The session's own bookkeeping (last activity,
@@ -23,7 +22,8 @@ final class Session: Sendable {
   private let bookkeeping: Mutex<Bookkeeping>
 
   private struct Bookkeeping {
-    var store: StoreActorOf<AppFeature>?
+    /// The store and what knows its root; `nil` once the session has ended.
+    var driver: (any SessionDriver)?
     var observation: StoreActorObserveToken?
     var lastActivity: ContinuousClock.Instant
     var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
@@ -42,7 +42,7 @@ final class Session: Sendable {
     let archive: SessionArchive
     let visitor: VisitorID
     /// The last part of the state handed to the archive, with its revision.
-    var last: AppFeature.Snapshot?
+    var last: KeptState?
     var requestedRevision: Int
     var savedRevision: Int
     /// Whether a write failed since every state was last saved: the page then heard "not
@@ -72,7 +72,7 @@ final class Session: Sendable {
   /// How the session begins: new, or resumed from what its archive saved.
   enum Beginning {
     case new
-    case resumed(revision: Int, AppFeature.Snapshot)
+    case resumed(revision: Int, SavedState)
   }
 
   private let beginning: Beginning
@@ -88,6 +88,7 @@ final class Session: Sendable {
     beginning: Beginning = .new,
     archive: (SessionArchive, VisitorID)? = nil,
     logger: Logger = Logger(label: "web-frontend.sessions"),
+    app: WebApp,
     dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) {
     self.id = id
@@ -96,19 +97,16 @@ final class Session: Sendable {
     self.beginning = beginning
     self.logger = logger
     self.generation = String(SessionID().rawValue.prefix(12))
-    let store = StoreActor(initialState: AppFeature.State()) {
-      AppFeature()
-    } withDependencies: {
-      dependencies(&$0)
-    }
+    let driver = app.makeDriver(dependencies)
     var baseRevision = 0
-    var archived: AppFeature.Snapshot?
-    if case .resumed(let revision, let snapshot) = beginning {
-      (baseRevision, archived) = (revision, snapshot)
+    // A resumed session's saved state is its last one kept: the same state is not written again.
+    var archived: KeptState?
+    if case .resumed(let revision, let saved) = beginning {
+      (baseRevision, archived) = (revision, driver.keptState(of: saved))
     }
     self.bookkeeping = Mutex(
       Bookkeeping(
-        store: store, lastActivity: now, baseRevision: baseRevision,
+        driver: driver, lastActivity: now, baseRevision: baseRevision,
         archiving: archive.map { archive, visitor in
           Archiving(
             archive: archive, visitor: visitor, last: archived, requestedRevision: baseRevision,
@@ -120,33 +118,18 @@ final class Session: Sendable {
   /// resumed session — then publishes the state and starts publishing every change; returns the
   /// first snapshot.
   func start() async throws(APIError) -> Snapshot {
-    guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
-    await Self.begin(store, with: beginning)
-    let observation = await Self.attach(self, to: store)
+    guard let driver = bookkeeping.withLock({ $0.driver }) else {
+      throw APIError.unknownSession
+    }
+    if case .resumed(_, let saved) = beginning {
+      await driver.begin(restoring: saved)
+    } else {
+      await driver.begin(restoring: nil)
+    }
+    let observation = await driver.attach(self)
     bookkeeping.withLock { $0.observation = observation }
     guard let snapshot else { throw APIError.unknownSession }
     return snapshot
-  }
-
-  /// A failed load is in the state (and shown); the session starts either way.
-  private static func begin(
-    _ store: isolated StoreActorOf<AppFeature>, with beginning: Beginning
-  ) async {
-    switch beginning {
-    case .new:
-      await store.send(.task).finish()
-    case .resumed(_, let snapshot):
-      // Not awaited to the end: a timer that runs again never finishes.
-      store.send(.restore(snapshot))
-      await store.send(.task).finish()
-    }
-  }
-
-  private static func attach(
-    _ session: Session, to store: isolated StoreActorOf<AppFeature>
-  ) -> StoreActorObserveToken {
-    session.publish(store.state)
-    return store.observeSends { [weak session] state in session?.publish(state) }
   }
 
   /// The number of event streams open on this session.
@@ -181,7 +164,7 @@ final class Session: Sendable {
 
   /// The current state and its revision; `nil` once the session has ended.
   var snapshot: Snapshot? {
-    bookkeeping.withLock { $0.store == nil ? nil : $0.lastSnapshot }
+    bookkeeping.withLock { $0.driver == nil ? nil : $0.lastSnapshot }
   }
 
   /// Sends a user action to the store, after checking it against the current state, and returns
@@ -197,10 +180,12 @@ final class Session: Sendable {
   func perform(
     _ action: UserAction, archiveTimeout: Duration = .seconds(2)
   ) async throws(APIError) -> Snapshot {
-    guard let store = bookkeeping.withLock({ $0.store }) else { throw APIError.unknownSession }
+    guard let driver = bookkeeping.withLock({ $0.driver }) else {
+      throw APIError.unknownSession
+    }
     // The state right after this action, read on the store's actor before another request of
     // the session can send its own.
-    guard let snapshot = try await Self.apply(action, to: store, in: self) else {
+    guard let snapshot = try await driver.apply(action, in: self) else {
       throw APIError.unknownSession
     }
     switch await waitUntilArchived(timeout: archiveTimeout) {
@@ -285,23 +270,13 @@ final class Session: Sendable {
     }
   }
 
-  /// Checks the action against the state and sends it, in one step on the store's actor, and
-  /// returns the snapshot it produced: the store's observer publishes within the send, so no
-  /// other request's action can come between.
-  private static func apply(
-    _ action: UserAction, to store: isolated StoreActorOf<AppFeature>, in session: Session
-  ) throws(APIError) -> Snapshot? {
-    store.send(try AppFeature.webAPI.rootAction(for: action, in: store.state))
-    return session.snapshot
-  }
-
   /// Opens an event stream: the current state first, then every change. Finishing the stream's
   /// continuation (`end`) or dropping the stream closes it and frees its slot.
   func subscribe() -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
     let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
       bufferingPolicy: .bufferingNewest(64))
     let subscriberID = bookkeeping.withLock { state -> Int? in
-      guard state.store != nil, let snapshot = state.lastSnapshot else { return nil }
+      guard state.driver != nil, let snapshot = state.lastSnapshot else { return nil }
       let subscriberID = state.nextSubscriberID
       state.nextSubscriberID += 1
       state.subscribers[subscriberID] = continuation
@@ -336,7 +311,7 @@ final class Session: Sendable {
       defer {
         state.subscribers = [:]
         state.observation = nil
-        state.store = nil
+        state.driver = nil
       }
       return (state.subscribers, state.observation)
     }
@@ -346,40 +321,44 @@ final class Session: Sendable {
     }
   }
 
-  /// Gives `state` the next revision and sends it to every event stream, if its view changed.
-  /// Called on the store's actor, so revisions follow the order of changes.
+  /// Gives the state the next revision and sends it to every event stream, if its view changed.
+  /// Called by the driver on the store's actor, so revisions follow the order of changes:
+  /// `writeJSON` writes the state's JSON after the previous one (`nil` when no view changed),
+  /// between a prefix and a suffix; `kept` is what of the state the archive saves.
   ///
   /// When the part of the state the archive keeps changed, it is handed to the archive writer.
-  private func publish(_ state: AppFeature.State) {
+  func publish(
+    _ writeJSON: (_ previous: StateJSON?, _ prefix: Data, _ suffix: Data) -> StateJSON?,
+    kept keptState: () -> KeptState
+  ) {
     // Only this method writes `stateJSON` and `lastSnapshot`, and it runs on the store's actor,
     // one call at a time.
     let (previous, revision) = bookkeeping.withLock {
       ($0.stateJSON, ($0.lastSnapshot?.revision ?? $0.baseRevision) + 1)
     }
     guard
-      let json = AppFeature.webAPI.stateJSON(
-        state, after: previous, prefix: Snapshot.prefix(revision: revision),
-        suffix: Snapshot.suffix(generation: generation))
+      let json = writeJSON(
+        previous, Snapshot.prefix(revision: revision), Snapshot.suffix(generation: generation))
     else { return }
     let snapshot = Snapshot(revision: revision, generation: generation, written: json)
     let handed = bookkeeping.withLock {
       bookkeeping -> (SessionArchive, ArchiveWriter.Pending)? in
-      guard bookkeeping.store != nil else { return nil }
+      guard bookkeeping.driver != nil else { return nil }
       bookkeeping.stateJSON = json
       bookkeeping.lastSnapshot = snapshot
       for subscriber in bookkeeping.subscribers.values {
         subscriber.yield(.state(snapshot))
       }
       guard var archiving = bookkeeping.archiving else { return nil }
-      let kept = state.snapshot
-      guard kept != archiving.last else { return nil }
+      let kept = keptState()
+      if let last = archiving.last, kept.isSame(as: last) { return nil }
       defer { bookkeeping.archiving = archiving }
       archiving.last = kept
       archiving.requestedRevision = snapshot.revision
       return (
         archiving.archive,
         ArchiveWriter.Pending(
-          visitor: archiving.visitor, revision: snapshot.revision, snapshot: kept,
+          visitor: archiving.visitor, revision: snapshot.revision, kept: kept,
           written: { [weak self] revision, failure in
             self?.archiveWritten(revision: revision, failure: failure)
           })

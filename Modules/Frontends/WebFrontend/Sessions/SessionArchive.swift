@@ -1,11 +1,11 @@
-import AppFeature
 import Foundation
 import Synchronization
 
 /// Where sessions are saved so that they outlive the server process: a restart, a crash, or the
 /// visitor moving to another instance behind a load balancer all resume the same app.
 ///
-/// A session saves its ``AppFeature/Snapshot`` (counters, selected tab) with the revision it had,
+/// A session saves what its ``WebApp`` keeps of the state (the app: its counters and selected tab)
+/// with the revision it had,
 /// every time that part changes — writes are grouped: while one is on its way, the newest state
 /// of every session that changed waits, and the next write saves them all in one transaction —
 /// and an action's response waits until the state it produced is saved (up to
@@ -22,7 +22,7 @@ public struct SessionArchive: Sendable {
     public var visitor: VisitorID
     /// The revision the state had when saved.
     public var revision: Int
-    /// The state, as JSON (``AppFeature/Snapshot``).
+    /// What the app keeps of the state, as JSON.
     public var state: Data
 
     public init(visitor: VisitorID, revision: Int, state: Data) {
@@ -88,17 +88,5 @@ public struct SessionArchive: Sendable {
           return old.count
         }
       })
-  }
-}
-
-extension AppFeature.Snapshot {
-  /// The JSON an archive keeps.
-  func archived() throws -> Data {
-    try JSONWriter.encode(self)
-  }
-
-  /// Reads what ``archived()`` wrote.
-  init(archived data: Data) throws {
-    self = try JSONDecoder().decode(Self.self, from: data)
   }
 }

@@ -1,4 +1,3 @@
-import AppFeature
 import ComposableArchitecture
 import Foundation
 import Logging
@@ -6,8 +5,8 @@ import Synchronization
 
 /// Every live session of the server, by id: creates them, finds them, expires idle ones.
 ///
-/// One ``Session`` per visitor, each with its own `StoreActor` of `AppFeature`; sessions share
-/// nothing but the dependencies hook that configures their stores. The table of sessions is behind
+/// One ``Session`` per visitor, each with its own `StoreActor` of the ``WebApp``'s root feature;
+/// sessions share nothing but the dependencies hook that configures their stores. The table of sessions is behind
 /// one lock, held only to find, add or remove a session — never across a send — so requests of
 /// different sessions run in parallel. A session ended while a request of its is on its way is
 /// seen by that request as gone.
@@ -22,7 +21,7 @@ import Synchronization
 /// - at most ``Configuration/maximumEventStreamsPerSession`` event streams per session (429).
 ///
 /// ```swift
-/// let registry = SessionRegistry(configuration: .init(idleTimeout: .seconds(600))) {
+/// let registry = SessionRegistry(app: .app, configuration: .init(idleTimeout: .seconds(600))) {
 ///   $0.weatherClient = .previewValue
 /// }
 /// ```
@@ -73,6 +72,8 @@ public final class SessionRegistry: Sendable {
   public let configuration: Configuration
   /// Where the registry counts sessions; the router records requests into the same.
   public let metrics: ServerMetrics
+  /// The root feature every session runs, and its web API.
+  public let app: WebApp
   private let dependencies: DependencyOverrides
   private let visitorData: VisitorData?
   private let archive: SessionArchive?
@@ -98,9 +99,11 @@ public final class SessionRegistry: Sendable {
   ///   - archive: where the sessions of visitors are saved, to be resumed after a restart or by
   ///     another instance (``SessionArchive``); without it, a session lives and dies with this
   ///     registry.
+  ///   - app: the root feature every session runs (``WebApp``).
   ///   - dependencies: applied to every session's store: the live clients of the executable, or
   ///     test doubles. It runs once per session.
   public init(
+    app: WebApp,
     configuration: Configuration = Configuration(),
     logger: Logger = Logger(label: "web-frontend.sessions"),
     metrics: ServerMetrics = ServerMetrics(),
@@ -108,6 +111,7 @@ public final class SessionRegistry: Sendable {
     archive: SessionArchive? = nil,
     dependencies: @escaping DependencyOverrides
   ) {
+    self.app = app
     self.configuration = configuration
     self.metrics = metrics
     self.logger = logger
@@ -231,9 +235,9 @@ public final class SessionRegistry: Sendable {
       logger.notice("Saved session requested by another visitor; refused")
       return .done
     }
-    let snapshot: AppFeature.Snapshot
+    let saved: SavedState
     do {
-      snapshot = try AppFeature.Snapshot(archived: entry.state)
+      saved = try app.readSaved(entry.state)
     } catch {
       // Set aside for an operator, not deleted: a bug in a new version's reading of old saved
       // states must not destroy them.
@@ -247,7 +251,7 @@ public final class SessionRegistry: Sendable {
     }
     do {
       let session = try insertSession(
-        id: id, for: entry.visitor, beginning: .resumed(revision: entry.revision, snapshot),
+        id: id, for: entry.visitor, beginning: .resumed(revision: entry.revision, saved),
         now: now, logger: logger)
       _ = try await session.start()
       logger.info(
@@ -303,7 +307,7 @@ public final class SessionRegistry: Sendable {
       let session = Session(
         id: id, serial: table.createdCount, network: network, now: now, beginning: beginning,
         archive: archive.flatMap { archive in visitor.map { (archive, $0) } },
-        logger: self.logger, dependencies: dependencies)
+        logger: self.logger, app: app, dependencies: dependencies)
       table.sessions[id] = session
       metrics.sessionsCreated.increment()
       return (session, evicted)

@@ -18,8 +18,8 @@ public struct Snapshot: Equatable, Sendable {
   /// Where the state is in ``json``.
   private let stateRange: Range<Int>
 
-  /// The state as JSON (``WebAPI/stateJSON(_:)`` of the app's ``AppFeature/webAPI``): a copy of
-  /// the part of ``json`` that holds it.
+  /// The state as JSON (``WebAPI/stateJSON(_:)`` of the served ``WebApp``'s API): a copy of the
+  /// part of ``json`` that holds it.
   public var state: Data { json.subdata(in: stateRange) }
 
   /// The snapshot of revision `revision` whose JSON is `written`, which ``WebAPI`` wrote

@@ -50,7 +50,7 @@ public struct ModuleGraphDocument: Sendable {
     Layer(
       name: "front ends", folder: "`Modules/Frontends/<Name>`",
       mayDependOn:
-        "the runtime, the configuration; no feature (`WebFrontend` still names the app's features)",
+        "the runtime, the configuration; no feature (`WebFrontend` also two client interfaces)",
       matches: { $0 == .frontend }),
     Layer(
       name: "front-end adapters", folder: "`Modules/Frontends/Adapters/<Feature>/<FrontEnd>`",

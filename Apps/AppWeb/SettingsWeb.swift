@@ -2,6 +2,7 @@ import AppFeature
 import ComposableArchitecture
 import SettingsFeature
 import WeatherClient
+import WebFrontend
 
 /// The settings form on the page, and its reset confirmation.
 public enum SettingsWeb: WebFeature {

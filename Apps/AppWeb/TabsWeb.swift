@@ -1,5 +1,6 @@
 import AppFeature
 import ComposableArchitecture
+import WebFrontend
 
 /// The app's frame on the page: the greeting and the tab bar.
 public enum TabsWeb: WebFeature {

@@ -2,6 +2,7 @@ import AppFeature
 import ComposableArchitecture
 import Foundation
 import SearchFeature
+import WebFrontend
 
 /// The weather search on the page: the query, its results and the forecast of the one chosen.
 public enum SearchWeb: WebFeature {

@@ -2,6 +2,7 @@ import AppFeature
 import ComposableArchitecture
 import CounterFeature
 import Foundation
+import WebFrontend
 
 /// The counters on the page: the list, each counter's buttons, and the removal confirmation.
 public enum CountersWeb: WebFeature {

@@ -2,6 +2,7 @@ import AppFeature
 import ComposableArchitecture
 import EpisodesFeature
 import Foundation
+import WebFrontend
 
 /// The episodes on the page: the list with its favorite buttons, and the stack of episode
 /// screens.

@@ -1,0 +1,189 @@
+import ComposableArchitecture
+import Foundation
+import NIOCore
+
+/// The root feature a server serves, with its type erased: its web API (the action catalogue, the
+/// decoder, the state JSON and its schema), the page's addresses, what a session sends when it
+/// starts, and what of its state is saved so that a session survives a restart.
+///
+/// The server, its routes and its sessions know no feature: the executable hands them a
+/// `WebApp` — the whole app, or one feature alone in a preview server.
+///
+/// ```swift
+/// let app = WebApp(
+///   Home(), initialState: { Home.State() }, api: Home.webAPI,
+///   pages: Home.Tab.allCases.map { "/\($0.rawValue)" }, start: .task,
+///   kept: \.snapshot, restore: { .restore($0) })
+/// ```
+public struct WebApp: Sendable {
+  /// Every action the API accepts, with its fields (`GET /api/actions`).
+  public let catalogue: [ActionDescription]
+  /// The JSON Schema of the state JSON (`GET /api/state-schema`).
+  public let schema: Data
+  /// The page's own addresses besides `/` (one per tab): each serves the page.
+  public let pagePaths: [String]
+  let decodeAction: @Sendable (ByteBufferView) throws(DecodingFailure) -> UserAction
+  let readSaved: @Sendable (Data) throws -> SavedState
+  let makeDriver:
+    @Sendable (_ dependencies: @escaping SessionRegistry.DependencyOverrides) -> any SessionDriver
+
+  /// The app of `root`.
+  ///
+  /// - Parameters:
+  ///   - root: the root reducer each session's store runs.
+  ///   - initialState: a new session's state (made with the session's dependencies).
+  ///   - api: the routes and views of the root's features.
+  ///   - pages: the page's addresses besides `/`, e.g. one per tab.
+  ///   - start: sent when a session starts, after `restore` for a resumed one (loading what the
+  ///     visitor kept); the session's first answer waits for its effects.
+  ///   - kept: what of the state a session saves; written as JSON when it changes.
+  ///   - restore: the action that puts a saved `Kept` back, sent first in a resumed session.
+  public init<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>(
+    _ root: Root,
+    initialState: @escaping @Sendable () -> Root.State,
+    api: WebAPI<Root>,
+    pages: [String] = [],
+    start: Root.Action? = nil,
+    kept: @escaping @Sendable (Root.State) -> Kept,
+    restore: @escaping @Sendable (Kept) -> Root.Action
+  ) where Root.State: Sendable, Root.Action: Sendable {
+    self.catalogue = api.catalogue
+    self.schema = api.schema
+    self.pagePaths = pages
+    self.decodeAction = { bytes throws(DecodingFailure) in try api.decode(bytes) }
+    self.readSaved = { data in SavedState(try JSONDecoder().decode(Kept.self, from: data)) }
+    self.makeDriver = { dependencies in
+      RootDriver(
+        root: root, initialState: initialState, api: api, start: start, kept: kept,
+        restore: restore, dependencies: dependencies)
+    }
+  }
+}
+
+/// A saved state read back from an archive, its type erased until the session's driver takes it.
+struct SavedState: @unchecked Sendable {
+  // Only ever a `Kept` of the app that read it, which is `Sendable`.
+  let value: Any
+
+  init(_ value: some Sendable) {
+    self.value = value
+  }
+}
+
+/// What a session saves of one state, its type erased: compared with the last one saved (only a
+/// change is written), and written as JSON by the archive's writer.
+struct KeptState: Sendable {
+  let value: any Equatable & Sendable
+  let encode: @Sendable () throws -> Data
+
+  init<Kept: Codable & Equatable & Sendable>(_ kept: Kept) {
+    self.value = kept
+    self.encode = { try JSONWriter.encode(kept) }
+  }
+
+  /// Whether `other` holds the same value.
+  func isSame(as other: KeptState) -> Bool {
+    value.isEqual(to: other.value)
+  }
+}
+
+extension Equatable {
+  fileprivate func isEqual(to other: any Equatable) -> Bool {
+    (other as? Self) == self
+  }
+}
+
+/// The part of a session that knows its root feature: the store, the API that reads actions and
+/// writes the state, what is kept.
+protocol SessionDriver: Sendable {
+  /// Puts back `saved` (a resumed session) and sends the start action, waiting for its effects.
+  func begin(restoring saved: SavedState?) async
+  /// Publishes the state to `session`, then every state after a send; returns the observation.
+  func attach(_ session: Session) async -> StoreActorObserveToken
+  /// Checks `action` against the current state and sends it, on the store's actor, and returns
+  /// the snapshot `session` published for it.
+  func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot?
+  /// A saved state as the session compares it with the next one to save.
+  func keptState(of saved: SavedState) -> KeptState?
+}
+
+/// The driver of a root reducer's sessions.
+final class RootDriver<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
+  SessionDriver
+where Root.State: Sendable, Root.Action: Sendable {
+  let store: StoreActorOf<Root>
+  let api: WebAPI<Root>
+  let start: Root.Action?
+  let kept: @Sendable (Root.State) -> Kept
+  let restore: @Sendable (Kept) -> Root.Action
+
+  init(
+    root: Root, initialState: @Sendable () -> Root.State, api: WebAPI<Root>,
+    start: Root.Action?, kept: @escaping @Sendable (Root.State) -> Kept,
+    restore: @escaping @Sendable (Kept) -> Root.Action,
+    dependencies: @escaping SessionRegistry.DependencyOverrides
+  ) {
+    // The initial state is made with the session's dependencies (`StoreActor` builds it in
+    // them), and the hook runs once.
+    self.store = StoreActor(initialState: initialState()) {
+      root
+    } withDependencies: {
+      dependencies(&$0)
+    }
+    self.api = api
+    self.start = start
+    self.kept = kept
+    self.restore = restore
+  }
+
+  func begin(restoring saved: SavedState?) async {
+    let restoring = saved.flatMap { $0.value as? Kept }.map(restore)
+    await Self.begin(store, restoring: restoring, start: start)
+  }
+
+  private static func begin(
+    _ store: isolated StoreActorOf<Root>, restoring: Root.Action?, start: Root.Action?
+  ) async {
+    // Not awaited to the end: a timer that runs again never finishes.
+    if let restoring { store.send(restoring) }
+    if let start { await store.send(start).finish() }
+  }
+
+  func attach(_ session: Session) async -> StoreActorObserveToken {
+    await Self.attach(session, to: store, driver: self)
+  }
+
+  private static func attach(
+    _ session: Session, to store: isolated StoreActorOf<Root>, driver: RootDriver
+  ) -> StoreActorObserveToken {
+    driver.publish(store.state, to: session)
+    return store.observeSends { [weak session] state in
+      guard let session else { return }
+      driver.publish(state, to: session)
+    }
+  }
+
+  private func publish(_ state: Root.State, to session: Session) {
+    session.publish(
+      { previous, prefix, suffix in
+        api.stateJSON(state, after: previous, prefix: prefix, suffix: suffix)
+      },
+      kept: { KeptState(kept(state)) })
+  }
+
+  func keptState(of saved: SavedState) -> KeptState? {
+    (saved.value as? Kept).map { KeptState($0) }
+  }
+
+  func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot? {
+    try await Self.apply(action, to: store, api: api, in: session)
+  }
+
+  private static func apply(
+    _ action: UserAction, to store: isolated StoreActorOf<Root>, api: WebAPI<Root>,
+    in session: Session
+  ) throws(APIError) -> Snapshot? {
+    store.send(try api.rootAction(for: action, in: store.state))
+    return session.snapshot
+  }
+}

@@ -1,0 +1,161 @@
+import AppWeb
+import ComposableArchitecture
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import WebFrontend
+
+/// The route table is made from the same named groups as the router, for whatever root the server
+/// is handed: the guard's 405s, the metrics' series and the page's addresses all follow it.
+@MainActor
+struct RouteTableTests {
+  @Test func theTableIsTheGroupsRoutesWithTheAppsPageAddresses() {
+    let table = WebRoutes.routes(pagePaths: WebApp.app.pagePaths)
+    for group in WebRoutes.groups(pagePaths: WebApp.app.pagePaths) {
+      for (path, methods) in group.routes {
+        #expect(table[path] == methods, "\(group.name): \(path)")
+      }
+    }
+    for tab in ["/counters", "/search", "/settings", "/episodes"] {
+      #expect(table[tab] == [.get])
+    }
+    #expect(table["/api/session"] == [.post, .delete])
+    // A server of another root has its own page addresses, and none of the app's.
+    let other = WebRoutes.routes(pagePaths: ["/lamp"])
+    #expect(other["/lamp"] == [.get] && other["/counters"] == nil)
+    #expect(other["/api/session/actions"] == [.post])
+  }
+
+  @Test func everyRouteAnswersItsMethodsAndRefusesOthersWith405() async throws {
+    let registry = makeRegistry()
+    try await makeApplication(registry).test(.router) { client in
+      for (path, methods) in WebRoutes.routes(pagePaths: WebApp.app.pagePaths) {
+        for method in methods {
+          // Without a session the session's routes answer 404 "no session; create one …": found, and
+          // refused for the missing session, never "no such route" nor 405.
+          let response = try await client.call(method, path)
+          let body = String(buffer: response.body)
+          #expect(response.status != .methodNotAllowed, "\(method) \(path)")
+          #expect(!body.contains("no such"), "\(method) \(path): \(body)")
+          if response.status == .notFound {
+            #expect(body.contains("create one with POST"), "\(method) \(path): \(body)")
+          }
+        }
+        let other: HTTPRequest.Method = methods.contains(.put) ? .patch : .put
+        #expect(try await client.call(other, path).status == .methodNotAllowed, "\(path)")
+      }
+      for tab in WebApp.app.pagePaths {
+        let page = try await client.call(.get, tab)
+        #expect(page.status == .ok && page.headers[.contentType]?.hasPrefix("text/html") == true)
+      }
+      let unknown = String(buffer: try await client.call(.get, "/api/nothing").body)
+      #expect(unknown.contains("no such API route"))
+    }
+  }
+
+  @Test func theMetricsHaveASeriesForEveryPageAddressOfTheApp() async throws {
+    let registry = SessionRegistry(
+      app: .app, logger: quietLogger, metrics: ServerMetrics(pagePaths: WebApp.app.pagePaths)
+    ) { _ in }
+    try await makeApplication(registry).test(.router) { client in
+      #expect(try await client.call(.get, "/search").status == .ok)
+      let metrics = String(buffer: try await client.call(.get, "/metrics").body)
+      #expect(
+        metrics.contains(
+          #"app_http_request_duration_seconds_count{route="/search",method="GET"} 1"#))
+    }
+  }
+
+  @Test func aServerRunsWhateverRootItIsHanded() async throws {
+    // A root the app does not have, served with the same sessions, routes and archive.
+    let api = WebAPI<Tally>([.feature(TallyWeb.self)])
+    let app = WebApp(
+      Tally(), initialState: { Tally.State() }, api: api, pages: ["/tally"], start: .started,
+      kept: \.count, restore: { .restored($0) })
+    let archive = SessionArchive.inMemory()
+    let registry = SessionRegistry(app: app, logger: quietLogger, archive: archive) { _ in }
+    try await makeApplication(registry).test(.router) { client in
+      let actions = String(buffer: try await client.call(.get, "/api/actions").body)
+      #expect(actions.contains(#""tally.add""#) && !actions.contains("counter.add"))
+      #expect(try await client.call(.get, "/tally").status == .ok)
+      #expect(try await client.call(.get, "/counters").status == .notFound)
+
+      let created = try await client.call(.post, "/api/session")
+      #expect(created.status == .created)
+      #expect(String(buffer: created.body).contains(#""tally":{"count":0,"starts":1}"#))
+      let cookie = try #require(
+        created.headers[values: .setCookie].first { $0.hasPrefix("session=") })
+      let id = String(cookie.dropFirst("session=".count).prefix { $0 != ";" })
+      let visitorCookie = try #require(
+        created.headers[values: .setCookie].first { $0.hasPrefix("visitor=") })
+      let visitor = String(visitorCookie.prefix { $0 != ";" })
+
+      let added = try await client.call(
+        .post, "/api/session/actions", session: id,
+        headers: [.contentType: "application/json"],
+        body: ByteBuffer(string: #"{"type":"tally.add"}"#))
+      #expect(added.status == .ok)
+      #expect(String(buffer: added.body).contains(#""tally":{"count":1,"starts":1}"#))
+      let sessionID = try #require(SessionID(id))
+      let saved = try #require(try await archive.load(sessionID))
+      #expect(String(decoding: saved.state, as: UTF8.self) == "1")
+
+      // Another server of the same root resumes it from the archive: restored, then started.
+      let resumed = SessionRegistry(app: app, logger: quietLogger, archive: archive) { _ in }
+      try await makeApplication(resumed).test(.router) { other in
+        let state = try await other.call(
+          .get, "/api/session/state",
+          headers: [.cookie: "\(WebRoutes.sessionCookieName)=\(id); \(visitor)"])
+        #expect(state.status == .ok)
+        #expect(String(buffer: state.body).contains(#""tally":{"count":1,"starts":1}"#))
+      }
+    }
+  }
+}
+
+/// A root the app does not have: a count, and how many times a session started.
+@Reducer
+struct Tally {
+  @ObservableState
+  struct State: Equatable, Sendable {
+    var count = 0
+    var starts = 0
+  }
+
+  enum Action: Equatable, Sendable {
+    case added
+    case restored(Int)
+    case started
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .added: state.count += 1
+      case .restored(let count): state.count = count
+      case .started: state.starts += 1
+      }
+      return .none
+    }
+  }
+}
+
+enum TallyWeb: WebFeature {
+  static let routes: [WebRoute<Tally>] = [WebRoute("tally.add") { _ in .added }]
+
+  struct View: Codable, Equatable, Sendable {
+    var tally: TallyView
+  }
+
+  struct TallyView: Codable, Equatable, Sendable {
+    var count: Int
+    var starts: Int
+  }
+
+  static func view(of state: Tally.State) -> View {
+    View(tally: TallyView(count: state.count, starts: state.starts))
+  }
+}

@@ -30,6 +30,23 @@ let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 
+// MARK: - Adapters
+
+/// One feature's adapter to one front end, written against that feature alone: `CounterTerminal`
+/// (the counter list's screen) in `Modules/Frontends/Adapters/Counter/Terminal`, depending on the
+/// front end's core (`TerminalFrontend`), the feature and the runtime.
+func adapter(
+  _ feature: String, to frontEnd: String, of featureModule: String,
+  also extra: [Target.Dependency] = []
+) -> Target {
+  .target(
+    name: feature + frontEnd,
+    dependencies: [.byName(name: frontEnd + "Frontend"), .byName(name: featureModule),
+      "ComposableArchitecture"] + extra,
+    path: "Modules/Frontends/Adapters/\(feature)/\(frontEnd)"
+  )
+}
+
 // MARK: - Package
 
 let package = Package(
@@ -226,26 +243,10 @@ let package = Package(
       path: "Modules/Frontends/TerminalFrontend"
     ),
     // Each feature's terminal adapter: its screen, written against the feature alone.
-    .target(
-      name: "CounterTerminal",
-      dependencies: ["TerminalFrontend", "CounterFeature", "ComposableArchitecture"],
-      path: "Modules/Frontends/Adapters/Counter/Terminal"
-    ),
-    .target(
-      name: "SearchTerminal",
-      dependencies: ["TerminalFrontend", "SearchFeature", "ComposableArchitecture"],
-      path: "Modules/Frontends/Adapters/Search/Terminal"
-    ),
-    .target(
-      name: "SettingsTerminal",
-      dependencies: ["TerminalFrontend", "SettingsFeature", "ComposableArchitecture"],
-      path: "Modules/Frontends/Adapters/Settings/Terminal"
-    ),
-    .target(
-      name: "EpisodesTerminal",
-      dependencies: ["TerminalFrontend", "EpisodesFeature", "ComposableArchitecture"],
-      path: "Modules/Frontends/Adapters/Episodes/Terminal"
-    ),
+    adapter("Counter", to: "Terminal", of: "CounterFeature"),
+    adapter("Search", to: "Terminal", of: "SearchFeature"),
+    adapter("Settings", to: "Terminal", of: "SettingsFeature"),
+    adapter("Episodes", to: "Terminal", of: "EpisodesFeature"),
     .executableTarget(
       name: "app-cli",
       dependencies: ["AppComposition"],
@@ -288,6 +289,12 @@ let package = Package(
     // MARK: Front ends and apps (terminal) — END
 
     // MARK: Web server — BEGIN web server section
+    // Each feature's web adapter: its routes and its part of the state JSON, written against the
+    // feature alone.
+    adapter("Counter", to: "Web", of: "CounterFeature"),
+    adapter("Search", to: "Web", of: "SearchFeature"),
+    adapter("Settings", to: "Web", of: "SettingsFeature", also: ["WeatherClient"]),
+    adapter("Episodes", to: "Web", of: "EpisodesFeature"),
     // The web front end: routes, sessions (one store per visitor of the root feature it is handed,
     // a WebApp), the page.
     .target(
@@ -340,14 +347,14 @@ let package = Package(
       ],
       path: "Apps/AppTerminal"
     ),
-    // The app on the web: its web adapters (one per feature, with the routes and views of the
-    // page's features) and the WebApp the server runs. Beside the composition root, since it
+    // The app on the web: its features' web parts lifted into AppFeature (AppFeature.webAPI), its
+    // own frame (TabsPage) and the WebApp the server runs. Beside the composition root, since it
     // names the app's features.
     .target(
       name: "AppWeb",
       dependencies: [
-        "WebFrontend", "AppFeature", "CounterFeature", "SearchFeature", "SettingsFeature",
-        "EpisodesFeature", "WeatherClient", "ComposableArchitecture",
+        "WebFrontend", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "AppFeature",
+        "ComposableArchitecture",
       ],
       path: "Apps/AppWeb"
     ),
@@ -533,7 +540,7 @@ let package = Package(
     .testTarget(
       name: "WebFrontendTests",
       dependencies: [
-        "WebFrontend", "AppWeb", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
+        "WebFrontend", "AppWeb", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
         "RandomNumberClient", "FixtureServer", "FavoriteClient", "SettingsClient", logging,
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -38,7 +38,7 @@ struct Lamp {
   }
 }
 
-// MARK: Step 5 — composed into the root (AppFeature)
+// MARK: Step 6 — composed into the root (AppFeature)
 
 @Reducer
 struct Home {
@@ -58,11 +58,12 @@ struct Home {
   }
 }
 
-// MARK: Step 6 — the web adapter (Apps/AppWeb/LampWeb.swift)
+// MARK: Step 7 — the web adapter (Frontends/Adapters/Lamp/Web/LampPage.swift), written against
+// the feature alone and lifted into the root where it is registered
 
-enum LampWeb: WebFeature {
-  static let routes: [WebRoute<Home>] = [
-    WebRoute("lamp.switch") { _ in .lamp(.switchTapped) },
+enum LampPage: WebFeature {
+  static let routes: [WebRoute<Lamp>] = [
+    WebRoute("lamp.switch") { _ in .switchTapped },
     WebRoute("lamp.brightness", ["level": "an integer from 0 to 100"]) {
       fields throws(DecodingFailure) in
       let level = try fields.value("level", as: Int.self)
@@ -70,9 +71,9 @@ enum LampWeb: WebFeature {
         throw DecodingFailure("field 'level' must be from 0 to 100, not \(level)")
       }
       return level
-    } resolve: { level, state throws(APIError) in
-      guard state.lamp.isOn else { throw APIError(.conflict, "the lamp is off") }
-      return .lamp(.brightnessChanged(level))
+    } resolve: { level, lamp throws(APIError) in
+      guard lamp.isOn else { throw APIError(.conflict, "the lamp is off") }
+      return .brightnessChanged(level)
     },
   ]
 
@@ -87,16 +88,15 @@ enum LampWeb: WebFeature {
     var glow: String?
   }
 
-  static func view(of state: Home.State) -> View {
-    let lamp = state.lamp
-    return View(
+  static func view(of lamp: Lamp.State) -> View {
+    View(
       lamp: LampView(
         isOn: lamp.isOn, brightness: lamp.brightness,
         glow: lamp.isOn ? String(repeating: "*", count: lamp.brightness / 20) : nil))
   }
 }
 
-// MARK: Step 3 — the terminal screen (Frontends/Adapters/Lamp/Terminal/LampScreen.swift),
+// MARK: Step 5 — the terminal screen (Frontends/Adapters/Lamp/Terminal/LampScreen.swift),
 // written against the feature alone, so that its preview runs it before the app knows it
 
 enum LampScreen: TerminalScreen {
@@ -128,7 +128,7 @@ enum LampScreen: TerminalScreen {
   }
 }
 
-// MARK: Step 4 — the preview (Apps/Previews/lamp-preview/main.swift): the screen alone
+// MARK: Step 5 — the preview (Apps/Previews/lamp-preview/main.swift): the screen alone
 
 let lampPreview = TerminalRegistration<Lamp>.single(.screen(LampScreen.self), title: "Lamp")
 
@@ -140,7 +140,7 @@ extension ViewState {
   }
 }
 
-// MARK: Step 7 — one line of registration in each front end
+// MARK: Step 8 — one line of registration in each front end
 
-let homeWebAPI = WebAPI<Home>([.feature(LampWeb.self)])
+let homeWebAPI = WebAPI<Home>([.feature(LampPage.self, state: \.lamp, action: \.lamp)])
 let lampScreen = TerminalScreenPart<Home>.screen(LampScreen.self, state: \.lamp, action: \.lamp)

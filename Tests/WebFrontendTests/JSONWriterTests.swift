@@ -4,6 +4,10 @@ import Foundation
 import Testing
 
 @testable import AppWeb
+@testable import CounterWeb
+@testable import EpisodesWeb
+@testable import SearchWeb
+@testable import SettingsWeb
 @testable import WebFrontend
 
 /// The streaming writer of the state JSON writes what `JSONEncoder` writes (compared by
@@ -41,16 +45,16 @@ struct JSONWriterTests {
     state.counterList.counters[0].fact = Self.awkwardText
     state.settings.displayName = Self.awkwardText
     state.selectedTab = .search
-    try expectSameContent(CountersWeb.view(of: state))
-    try expectSameContent(SearchWeb.view(of: state))
-    try expectSameContent(SettingsWeb.view(of: state))
-    try expectSameContent(EpisodesWeb.view(of: state))
-    try expectSameContent(TabsWeb.view(of: state))
+    try expectSameContent(CounterListPage.view(of: state.counterList))
+    try expectSameContent(SearchPage.view(of: state.search))
+    try expectSameContent(SettingsPage.view(of: state.settings))
+    try expectSameContent(EpisodesPage.view(of: state.episodes))
+    try expectSameContent(TabsPage.view(of: state))
     try expectSameContent(state.snapshot)
   }
 
   @Test func numbersOptionalsAndNestingEncodeAsJSONEncoderDoes() throws {
-    let search = SearchWeb.SearchView(
+    let search = SearchPage.SearchView(
       query: Self.awkwardText, isSearchInFlight: false,
       results: [
         .init(

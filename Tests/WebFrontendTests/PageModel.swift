@@ -1,24 +1,28 @@
 import AppFeature
 import AppWeb
+import CounterWeb
+import EpisodesWeb
 import Foundation
+import SearchWeb
+import SettingsWeb
 import WebFrontend
 
 /// What a Swift client of the API reads back: the state JSON decoded through each feature's view
 /// type, one member per key (`state.counters`, `state.search`, …), as the page reads it.
 @dynamicMemberLookup
 struct StateView: Decodable, Equatable, CustomStringConvertible {
-  let tabs: TabsWeb.View
-  let countersPart: CountersWeb.View
-  let searchPart: SearchWeb.View
-  let settingsPart: SettingsWeb.View
-  let episodesPart: EpisodesWeb.View
+  let tabs: TabsPage.View
+  let countersPart: CounterListPage.View
+  let searchPart: SearchPage.View
+  let settingsPart: SettingsPage.View
+  let episodesPart: EpisodesPage.View
 
   init(from decoder: any Decoder) throws {
-    tabs = try TabsWeb.View(from: decoder)
-    countersPart = try CountersWeb.View(from: decoder)
-    searchPart = try SearchWeb.View(from: decoder)
-    settingsPart = try SettingsWeb.View(from: decoder)
-    episodesPart = try EpisodesWeb.View(from: decoder)
+    tabs = try TabsPage.View(from: decoder)
+    countersPart = try CounterListPage.View(from: decoder)
+    searchPart = try SearchPage.View(from: decoder)
+    settingsPart = try SettingsPage.View(from: decoder)
+    episodesPart = try EpisodesPage.View(from: decoder)
   }
 
   /// The state of a snapshot's JSON.
@@ -26,19 +30,19 @@ struct StateView: Decodable, Equatable, CustomStringConvertible {
     self = try JSONDecoder().decode(Self.self, from: json)
   }
 
-  subscript<Value>(dynamicMember path: KeyPath<TabsWeb.View, Value>) -> Value {
+  subscript<Value>(dynamicMember path: KeyPath<TabsPage.View, Value>) -> Value {
     tabs[keyPath: path]
   }
-  subscript<Value>(dynamicMember path: KeyPath<CountersWeb.View, Value>) -> Value {
+  subscript<Value>(dynamicMember path: KeyPath<CounterListPage.View, Value>) -> Value {
     countersPart[keyPath: path]
   }
-  subscript<Value>(dynamicMember path: KeyPath<SearchWeb.View, Value>) -> Value {
+  subscript<Value>(dynamicMember path: KeyPath<SearchPage.View, Value>) -> Value {
     searchPart[keyPath: path]
   }
-  subscript<Value>(dynamicMember path: KeyPath<SettingsWeb.View, Value>) -> Value {
+  subscript<Value>(dynamicMember path: KeyPath<SettingsPage.View, Value>) -> Value {
     settingsPart[keyPath: path]
   }
-  subscript<Value>(dynamicMember path: KeyPath<EpisodesWeb.View, Value>) -> Value {
+  subscript<Value>(dynamicMember path: KeyPath<EpisodesPage.View, Value>) -> Value {
     episodesPart[keyPath: path]
   }
 

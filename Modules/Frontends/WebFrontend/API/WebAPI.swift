@@ -9,7 +9,7 @@ import Foundation
 /// it is handed the API inside a ``WebApp``.
 ///
 /// ```swift
-/// let api = WebAPI<Home>([.feature(CountersWeb.self), .feature(SearchWeb.self)])
+/// let api = WebAPI<Home>([.feature(CounterListPage.self), .feature(SearchPage.self)])
 /// let action = try api.decode(Data(#"{"type":"counter.add"}"#.utf8))
 /// store.send(try api.rootAction(for: action, in: store.state))
 /// let json = api.stateJSON(store.state)   // {"counters":[…],"search":{…}}
@@ -34,6 +34,33 @@ public struct WebAPI<Root: Reducer>: Sendable {
           let view = Feature.view(of: state)
           if let previous, previous as? Feature.View == view { return nil }
           // `{"counters":[…],"removalConfirmation":…}` without its braces: the members.
+          let object = try JSONWriter.encode(view)
+          return EncodedPart(view: view, members: object.dropFirst().dropLast())
+        },
+        schema: { try JSONSchema.of(Feature.View.self) })
+    }
+
+    /// The part of `feature`, whose feature the root holds at `state` and whose actions it wraps
+    /// in the case `action` (what the root's `Scope(state:action:)` names for the same child).
+    ///
+    /// The feature's routes read the feature's state and answer its actions, embedded in the
+    /// root's; its view is made from the feature's state. So an adapter written against its
+    /// feature alone serves the app and any other root that holds the feature.
+    public static func feature<Feature: WebFeature>(
+      _ feature: Feature.Type,
+      state toChildState: KeyPath<Root.State, Feature.Root.State> & Sendable,
+      action toChildAction: CaseKeyPath<Root.Action, Feature.Root.Action>
+    ) -> Part where Root.Action: CasePathable {
+      // Case key paths are immutable values; they are not declared `Sendable`.
+      nonisolated(unsafe) let toChildAction = toChildAction
+      return Part(
+        name: String(describing: feature),
+        routes: feature.routes.map { route in
+          route.lifted(state: toChildState) { toChildAction($0) }
+        },
+        encode: { state, previous in
+          let view = Feature.view(of: state[keyPath: toChildState])
+          if let previous, previous as? Feature.View == view { return nil }
           let object = try JSONWriter.encode(view)
           return EncodedPart(view: view, members: object.dropFirst().dropLast())
         },

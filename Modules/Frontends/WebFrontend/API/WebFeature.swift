@@ -7,7 +7,7 @@ import Foundation
 /// (`Apps/AppWeb`) with a type conforming to this protocol, and one line in the app's `webAPI`:
 ///
 /// ```swift
-/// enum CountersWeb: WebFeature {
+/// enum CounterListPage: WebFeature {
 ///   static let routes: [WebRoute<Home>] = [
 ///     WebRoute("counter.add") { _ in .addCounterButtonTapped },
 ///     WebRoute("counter.increment", ["id": "a counter id, a UUID string"]) { fields in
@@ -78,6 +78,30 @@ public struct WebRoute<Root: Reducer>: Sendable {
       }
       return try resolve(payload, state)
     }
+  }
+
+  init(
+    description: ActionDescription,
+    check: @escaping @Sendable (ActionFields) throws(DecodingFailure) -> Void,
+    resolve: @escaping @Sendable (ActionFields, Root.State) throws(APIError) -> Root.Action
+  ) {
+    self.description = description
+    self.check = check
+    self.resolve = resolve
+  }
+
+  /// This route in a parent's domain: it reads the child's state at `toChildState` and its
+  /// action is embedded with `embed`.
+  func lifted<Parent: Reducer>(
+    state toChildState: KeyPath<Parent.State, Root.State> & Sendable,
+    embed: @escaping @Sendable (Root.Action) -> Parent.Action
+  ) -> WebRoute<Parent> {
+    let resolve = self.resolve
+    return WebRoute<Parent>(
+      description: description, check: check,
+      resolve: { fields, parent throws(APIError) in
+        embed(try resolve(fields, parent[keyPath: toChildState]))
+      })
   }
 
   /// A route without fields.

@@ -14,7 +14,7 @@ import Foundation
 /// without end: no view has one.
 ///
 /// ```swift
-/// let schema = try JSONSchema.of(CountersWeb.View.self)   // ["type": "object", "properties": …]
+/// let schema = try JSONSchema.of(CounterListPage.View.self)   // ["type": "object", "properties": …]
 /// ```
 public enum JSONSchema {
   /// The schema of `type` as a JSON object.

@@ -1,35 +1,34 @@
-import AppFeature
 import ComposableArchitecture
 import CounterFeature
 import Foundation
 import WebFrontend
 
 /// The counters on the page: the list, each counter's buttons, and the removal confirmation.
-public enum CountersWeb: WebFeature {
+public enum CounterListPage: WebFeature {
   static let counterID = ["id": "a counter id, a UUID string"]
 
-  public static let routes: [WebRoute<AppFeature>] = [
-    WebRoute("counter.add") { _ in .counterList(.addCounterButtonTapped) },
+  public static let routes: [WebRoute<CounterList>] = [
+    WebRoute("counter.add") { _ in .addCounterButtonTapped },
     // Asks for confirmation (`removalConfirmation`).
     WebRoute("counter.remove", counterID, read: id) { id, state throws(APIError) in
       try requireCounter(id, in: state)
-      return .counterList(.removeCounterButtonTapped(id: id))
+      return .removeCounterButtonTapped(id: id)
     },
     // The Remove button of the confirmation.
     WebRoute("counter.confirmRemove") { state throws(APIError) in
-      guard case .confirmRemoval(let alert) = state.counterList.destination,
+      guard case .confirmRemoval(let alert) = state.destination,
         let remove = alert.buttons.first?.action.action
       else {
         throw APIError(.conflict, "no removal confirmation is shown")
       }
-      return .counterList(.destination(.presented(.confirmRemoval(remove))))
+      return .destination(.presented(.confirmRemoval(remove)))
     },
     // The Cancel button of the confirmation.
     WebRoute("counter.cancelRemove") { state throws(APIError) in
-      guard case .confirmRemoval = state.counterList.destination else {
+      guard case .confirmRemoval = state.destination else {
         throw APIError(.conflict, "no removal confirmation is shown")
       }
-      return .counterList(.destination(.dismiss))
+      return .destination(.dismiss)
     },
     counterRoute("counter.increment", .incrementButtonTapped),
     counterRoute("counter.decrement", .decrementButtonTapped),
@@ -60,11 +59,11 @@ public enum CountersWeb: WebFeature {
     public var isTimerOn: Bool
   }
 
-  public static func view(of state: AppFeature.State) -> View {
+  public static func view(of state: CounterList.State) -> View {
     let removal: AlertState<CounterList.Removal>? =
-      if case .confirmRemoval(let alert) = state.counterList.destination { alert } else { nil }
+      if case .confirmRemoval(let alert) = state.destination { alert } else { nil }
     return View(
-      counters: state.counterList.counters.enumerated().map { index, counter in
+      counters: state.counters.enumerated().map { index, counter in
         CounterView(
           id: counter.id, name: CounterList.counterName(number: index + 1), count: counter.count,
           fact: counter.fact,
@@ -77,11 +76,11 @@ public enum CountersWeb: WebFeature {
 
   /// `{"type": type, "id": "<uuid>"}`: `action` for the counter with that id.
   private static func counterRoute(_ type: String, _ action: Counter.Action) -> WebRoute<
-    AppFeature
+    CounterList
   > {
     WebRoute(type, counterID, read: id) { id, state throws(APIError) in
       try requireCounter(id, in: state)
-      return .counterList(.counters(.element(id: id, action: action)))
+      return .counters(.element(id: id, action: action))
     }
   }
 
@@ -89,8 +88,8 @@ public enum CountersWeb: WebFeature {
     try fields.uuid("id")
   }
 
-  private static func requireCounter(_ id: UUID, in state: AppFeature.State) throws(APIError) {
-    guard state.counterList.counters[id: id] != nil else {
+  private static func requireCounter(_ id: UUID, in state: CounterList.State) throws(APIError) {
+    guard state.counters[id: id] != nil else {
       throw APIError(.unprocessableContent, "no counter with id \(id.uuidString)")
     }
   }

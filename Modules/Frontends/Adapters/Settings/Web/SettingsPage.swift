@@ -1,12 +1,11 @@
-import AppFeature
 import ComposableArchitecture
 import SettingsFeature
 import WeatherClient
 import WebFrontend
 
 /// The settings form on the page, and its reset confirmation.
-public enum SettingsWeb: WebFeature {
-  public static let routes: [WebRoute<AppFeature>] = [
+public enum SettingsPage: WebFeature {
+  public static let routes: [WebRoute<Settings>] = [
     WebRoute(
       "settings.set",
       [
@@ -15,23 +14,23 @@ public enum SettingsWeb: WebFeature {
       ],
       read: SettingChange.init
     ) { change, state throws(APIError) in
-      if change.isNotificationChannel, !state.settings.canChooseNotificationChannels {
+      if change.isNotificationChannel, !state.canChooseNotificationChannels {
         throw APIError(
           .conflict, "notifications are off: turn them on before choosing \(change.field)")
       }
-      return .settings(.binding(change.bindingAction))
+      return .binding(change.bindingAction)
     },
     // Asks for confirmation (`settings.resetConfirmation`).
-    WebRoute("settings.reset") { _ in .settings(.resetButtonTapped) },
+    WebRoute("settings.reset") { _ in .resetButtonTapped },
     // The Reset button of the confirmation.
     WebRoute("settings.confirmReset") { state throws(APIError) in
       try requireConfirmation(in: state)
-      return .settings(.destination(.presented(.confirmReset(.reset))))
+      return .destination(.presented(.confirmReset(.reset)))
     },
     // The Cancel button of the confirmation.
     WebRoute("settings.cancelReset") { state throws(APIError) in
       try requireConfirmation(in: state)
-      return .settings(.destination(.dismiss))
+      return .destination(.dismiss)
     },
   ]
 
@@ -59,8 +58,8 @@ public enum SettingsWeb: WebFeature {
     public var resetConfirmation: ConfirmationView?
   }
 
-  public static func view(of state: AppFeature.State) -> View {
-    let settings = state.settings
+  public static func view(of state: Settings.State) -> View {
+    let settings = state
     let confirmation: ConfirmationDialogState<Settings.ResetConfirmation>? =
       if case .confirmReset(let dialog) = settings.destination { dialog } else { nil }
     return View(
@@ -79,8 +78,8 @@ public enum SettingsWeb: WebFeature {
         resetConfirmation: ConfirmationView(confirmation)))
   }
 
-  private static func requireConfirmation(in state: AppFeature.State) throws(APIError) {
-    guard case .confirmReset = state.settings.destination else {
+  private static func requireConfirmation(in state: Settings.State) throws(APIError) {
+    guard case .confirmReset = state.destination else {
       throw APIError(.conflict, "no reset confirmation is shown")
     }
   }

@@ -3,7 +3,7 @@ import ComposableArchitecture
 import WebFrontend
 
 /// The app's frame on the page: the greeting and the tab bar.
-public enum TabsWeb: WebFeature {
+public enum TabsPage: WebFeature {
   public static let routes: [WebRoute<AppFeature>] = [
     // {"type":"tab.select","tab":"search"}
     WebRoute("tab.select", ["tab": "one of counters, search, settings, episodes"]) {

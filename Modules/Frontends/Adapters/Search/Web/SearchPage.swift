@@ -1,15 +1,14 @@
-import AppFeature
 import ComposableArchitecture
 import Foundation
 import SearchFeature
 import WebFrontend
 
 /// The weather search on the page: the query, its results and the forecast of the one chosen.
-public enum SearchWeb: WebFeature {
+public enum SearchPage: WebFeature {
   /// The longest search query accepted, in characters.
   public static let maximumQueryLength = 200
 
-  public static let routes: [WebRoute<AppFeature>] = [
+  public static let routes: [WebRoute<Search>] = [
     // The query as typed; the feature searches after 300 ms of stillness.
     WebRoute(
       "search.query", ["query": "a string of at most \(maximumQueryLength) characters"]
@@ -21,20 +20,20 @@ public enum SearchWeb: WebFeature {
       }
       return query
     } resolve: { query, _ in
-      .search(.searchQueryChanged(query))
+      .searchQueryChanged(query)
     },
     // Searches the current query now (the Enter key).
-    WebRoute("search.submit") { _ in .search(.searchQueryChangeDebounced) },
+    WebRoute("search.submit") { _ in .searchQueryChangeDebounced },
     // A result of the current search, by its id.
     WebRoute("search.select", ["id": "the integer id of a search result"]) {
       fields throws(DecodingFailure) in
       try fields.value("id", as: Int.self)
     } resolve: { id, state throws(APIError) in
-      guard let result = state.search.results.first(where: { $0.id == id }) else {
+      guard let result = state.results.first(where: { $0.id == id }) else {
         throw APIError(
           .unprocessableContent, "no search result with id \(id) in the current results")
       }
-      return .search(.searchResultTapped(result))
+      return .searchResultTapped(result)
     },
   ]
 
@@ -88,8 +87,8 @@ public enum SearchWeb: WebFeature {
     }
   }
 
-  public static func view(of state: AppFeature.State) -> View {
-    let search = state.search
+  public static func view(of state: Search.State) -> View {
+    let search = state
     return View(
       search: SearchView(
         query: search.searchQuery,

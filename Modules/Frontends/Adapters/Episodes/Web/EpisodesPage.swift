@@ -1,4 +1,3 @@
-import AppFeature
 import ComposableArchitecture
 import EpisodesFeature
 import Foundation
@@ -6,18 +5,18 @@ import WebFrontend
 
 /// The episodes on the page: the list with its favorite buttons, and the stack of episode
 /// screens.
-public enum EpisodesWeb: WebFeature {
+public enum EpisodesPage: WebFeature {
   static let episodeID = ["id": "an episode id, a UUID string"]
 
-  public static let routes: [WebRoute<AppFeature>] = [
+  public static let routes: [WebRoute<Episodes>] = [
     WebRoute("episode.favorite", episodeID, read: id) { id, state throws(APIError) in
       try requireEpisode(id, in: state)
-      return .episodes(.episodes(.element(id: id, action: .favorite(.buttonTapped))))
+      return .episodes(.element(id: id, action: .favorite(.buttonTapped)))
     },
     // Pushes the episode's screen.
     WebRoute("episode.open", episodeID, read: id) { id, state throws(APIError) in
       try requireEpisode(id, in: state)
-      return .episodes(.episodeTapped(id))
+      return .episodeTapped(id)
     },
     // The favorite button of the episode screen on top.
     WebRoute("screen.favorite") { state throws(APIError) in
@@ -25,7 +24,7 @@ public enum EpisodesWeb: WebFeature {
     },
     // The OK button of the top screen's failure alert.
     WebRoute("screen.dismissAlert") { state throws(APIError) in
-      guard state.episodes.path.last?.alert != nil else {
+      guard state.path.last?.alert != nil else {
         throw APIError(.conflict, "the episode screen has no alert to dismiss")
       }
       return try topScreen(.favorite(.alert(.dismiss)), in: state)
@@ -37,10 +36,10 @@ public enum EpisodesWeb: WebFeature {
     // The OK button of a row's failure alert.
     WebRoute("episode.dismissAlert", episodeID, read: id) { id, state throws(APIError) in
       try requireEpisode(id, in: state)
-      guard state.episodes.episodes[id: id]?.alert != nil else {
+      guard state.episodes[id: id]?.alert != nil else {
         throw APIError(.conflict, "episode \(id.uuidString) has no alert to dismiss")
       }
-      return .episodes(.episodes(.element(id: id, action: .favorite(.alert(.dismiss)))))
+      return .episodes(.element(id: id, action: .favorite(.alert(.dismiss))))
     },
   ]
 
@@ -61,14 +60,14 @@ public enum EpisodesWeb: WebFeature {
     public var alert: AlertView?
   }
 
-  public static func view(of state: AppFeature.State) -> View {
+  public static func view(of state: Episodes.State) -> View {
     View(
-      episodes: state.episodes.episodes.map {
+      episodes: state.episodes.map {
         EpisodeView(
           id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: AlertView($0.alert))
       },
-      episodesError: state.episodes.loadError,
-      episodeScreens: state.episodes.path.map {
+      episodesError: state.loadError,
+      episodeScreens: state.path.map {
         EpisodeView(
           id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: AlertView($0.alert))
       })
@@ -80,16 +79,16 @@ public enum EpisodesWeb: WebFeature {
 
   /// `action` for the episode screen on top of the stack.
   private static func topScreen(
-    _ action: EpisodeDetail.Action, in state: AppFeature.State
-  ) throws(APIError) -> AppFeature.Action {
-    guard let id = state.episodes.path.ids.last else {
+    _ action: EpisodeDetail.Action, in state: Episodes.State
+  ) throws(APIError) -> Episodes.Action {
+    guard let id = state.path.ids.last else {
       throw APIError(.conflict, "no episode screen is open")
     }
-    return .episodes(.path(.element(id: id, action: action)))
+    return .path(.element(id: id, action: action))
   }
 
-  private static func requireEpisode(_ id: UUID, in state: AppFeature.State) throws(APIError) {
-    guard state.episodes.episodes[id: id] != nil else {
+  private static func requireEpisode(_ id: UUID, in state: Episodes.State) throws(APIError) {
+    guard state.episodes[id: id] != nil else {
       throw APIError(.unprocessableContent, "no episode with id \(id.uuidString)")
     }
   }

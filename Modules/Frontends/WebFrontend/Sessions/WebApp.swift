@@ -61,9 +61,9 @@ public struct WebApp: Sendable {
 }
 
 /// A saved state read back from an archive, its type erased until the session's driver takes it.
-struct SavedState: @unchecked Sendable {
-  // Only ever a `Kept` of the app that read it, which is `Sendable`.
-  let value: Any
+struct SavedState: Sendable {
+  /// A `Kept` of the app that read it.
+  let value: any Sendable
 
   init(_ value: some Sendable) {
     self.value = value

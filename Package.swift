@@ -35,6 +35,7 @@ let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 /// One feature's adapter to one front end, written against that feature alone: `CounterTerminal`
 /// (the counter list's screen) in `Modules/Frontends/Adapters/Counter/Terminal`, depending on the
 /// front end's core (`TerminalFrontend`), the feature and the runtime.
+/// A web adapter also holds its section of the page (`Public/`: its markup and ES module).
 func adapter(
   _ feature: String, to frontEnd: String, of featureModule: String,
   also extra: [Target.Dependency] = []
@@ -43,7 +44,8 @@ func adapter(
     name: feature + frontEnd,
     dependencies: [.byName(name: frontEnd + "Frontend"), .byName(name: featureModule),
       "ComposableArchitecture"] + extra,
-    path: "Modules/Frontends/Adapters/\(feature)/\(frontEnd)"
+    path: "Modules/Frontends/Adapters/\(feature)/\(frontEnd)",
+    resources: frontEnd == "Web" ? [.copy("Public")] : nil
   )
 }
 
@@ -321,6 +323,18 @@ let package = Package(
       dependencies: ["AppComposition"],
       path: "Apps/app-server"
     ),
+    // The web preview: any one feature's section of the page alone (`--feature counter`), with
+    // the same front end and adapters as app-server, on offline and in-memory clients; no storage.
+    .executableTarget(
+      name: "preview-server",
+      dependencies: [
+        "WebFrontend", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "CounterFeature",
+        "SearchFeature", "SettingsFeature", "EpisodesFeature", "FactClient", "FactClientOffline",
+        "RandomNumberClient", "WeatherClient", "WeatherClientOffline", "ComposableArchitecture",
+        logging, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/Previews/preview-server"
+    ),
     // MARK: Web server — END web server section
 
     // MARK: Composition
@@ -556,8 +570,10 @@ let package = Package(
       dependencies: [
         "ComposableArchitecture", "WebFrontend", "TerminalFrontend",
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
       ],
-      path: "Tests/AddingAFeatureTests"
+      path: "Tests/AddingAFeatureTests",
+      resources: [.copy("Public")]
     ),
     .testTarget(
       name: "AppCompositionTests",

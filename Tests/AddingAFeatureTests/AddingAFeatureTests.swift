@@ -1,6 +1,9 @@
 import ComposableArchitecture
 import Foundation
 import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
 import TerminalFrontend
 import Testing
 import WebFrontend
@@ -129,5 +132,43 @@ struct AddingAFeatureTests {
 
         ↑/↓ select · Space switch · ←/→ brightness · q quit
         """)
+  }
+
+  /// Its page alone, as `preview-server` would serve it before the app knows the lamp: the frame
+  /// with the lamp's one section (no tab bar), its module, and the session running `Lamp` itself.
+  @Test func itsPageIsServedAloneBeforeTheAppKnowsIt() async throws {
+    let preview = WebApp(
+      Lamp(), title: "Lamp — preview", initialState: { Lamp.State() },
+      api: WebAPI([.feature(LampPage.self)]))
+    var logger = Logger(label: "lamp-preview")
+    logger.logLevel = .critical
+    let registry = SessionRegistry(app: preview, logger: logger) { _ in }
+    let application = WebServer.application(
+      registry: registry, configuration: .init(port: 0), logger: logger)
+    try await application.test(.router) { client in
+      let page = try await client.execute(uri: "/lamp", method: .get)
+      #expect(page.status == .ok)
+      let html = String(buffer: page.body)
+      #expect(html.contains("<title>Lamp — preview</title>") && !html.contains(#"role="tab""#))
+      #expect(html.contains(#"<section id="lamp" data-section="lamp" data-module="/lamp.js""#))
+      #expect(html.contains(#"id="lamp-switch""#))
+      let module = try await client.execute(uri: "/lamp.js", method: .get)
+      #expect(module.status == .ok && String(buffer: module.body).contains("lamp.switch"))
+
+      let created = try await client.execute(
+        uri: "/api/session", method: .post, headers: [.origin: "http://localhost"])
+      #expect(created.status == .created)
+      let cookie = try #require(
+        created.headers[values: .setCookie].first { $0.hasPrefix("session=") })
+      let switched = try await client.execute(
+        uri: "/api/session/actions", method: .post,
+        headers: [
+          .cookie: String(cookie.prefix { $0 != ";" }), .contentType: "application/json",
+          .origin: "http://localhost",
+        ],
+        body: ByteBuffer(string: #"{"type":"lamp.switch"}"#))
+      #expect(switched.status == .ok)
+      #expect(String(buffer: switched.body).contains(#""lamp":{"isOn":true,"brightness":50"#))
+    }
   }
 }

@@ -62,6 +62,9 @@ struct Home {
 // the feature alone and lifted into the root where it is registered
 
 enum LampPage: WebFeature {
+  /// Its section of the page: `Public/lamp.html` and `Public/lamp.js`, beside this file.
+  static let section: PageSection? = PageSection(id: "lamp", title: "Lamp", bundle: .module)
+
   static let routes: [WebRoute<Lamp>] = [
     WebRoute("lamp.switch") { _ in .switchTapped },
     WebRoute("lamp.brightness", ["level": "an integer from 0 to 100"]) {

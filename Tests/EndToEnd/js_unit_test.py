@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Unit tests of the page's ES modules, in headless Chromium.
 
-Serves the page's files (Modules/Frontends/WebFrontend/Public, at /) and the tests
-(Tests/WebFrontendJS, at /tests/) on 127.0.0.1, opens /tests/index.html, and prints each test's
+Serves the page's files at / — the frame's (Modules/Frontends/WebFrontend/Public) and each
+feature's (Modules/Frontends/Adapters/<Feature>/Web/Public), as app-server does — and the tests
+(Tests/WebFrontendJS) at /tests/ on 127.0.0.1, opens /tests/index.html, and prints each test's
 outcome. The modules are the files app-server serves, unchanged: no build step.
 """
 
@@ -17,7 +18,8 @@ import time
 from web_browser_test import make_driver
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PUBLIC = ROOT / "Modules" / "Frontends" / "WebFrontend" / "Public"
+PUBLIC = [ROOT / "Modules" / "Frontends" / "WebFrontend" / "Public",
+          *sorted((ROOT / "Modules" / "Frontends" / "Adapters").glob("*/Web/Public"))]
 TESTS = ROOT / "Tests" / "WebFrontendJS"
 
 
@@ -28,11 +30,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def translate_path(self, path):
         path = path.split("?", 1)[0]
         if path.startswith("/tests/"):
-            base, rest = TESTS, path[len("/tests/"):]
+            bases, rest = [TESTS], path[len("/tests/"):]
         else:
-            base, rest = PUBLIC, path.lstrip("/")
-        candidate = (base / rest).resolve()
-        return str(candidate) if candidate.is_relative_to(base) else str(base / "missing")
+            bases, rest = PUBLIC, path.lstrip("/")
+        for base in bases:
+            candidate = (base / rest).resolve()
+            if candidate.is_relative_to(base) and candidate.is_file():
+                return str(candidate)
+        return str(bases[0] / "missing")
 
     def log_message(self, *arguments):
         pass

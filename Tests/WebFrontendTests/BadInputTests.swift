@@ -129,6 +129,9 @@ struct BadInputTests {
       name: "closing a screen that is not open", body: #"{"type": "screen.close"}"#,
       status: .conflict, message: "no episode screen is open"),
     Case(
+      name: "popping a screen that is not open", body: #"{"type": "screen.pop"}"#,
+      status: .conflict, message: "no episode screen is open"),
+    Case(
       name: "dismissing a screen alert that is not shown",
       body: #"{"type": "screen.dismissAlert"}"#,
       status: .conflict, message: "the episode screen has no alert to dismiss"),

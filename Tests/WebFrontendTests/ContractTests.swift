@@ -29,7 +29,7 @@ struct ContractTests {
     try await makeApplication(makeRegistry()).test(.router) { client in
       // Every module of the page.
       var script = ""
-      for path in WebAssets.all.keys where path.hasSuffix(".js") {
+      for path in WebApp.app.page.files.keys where path.hasSuffix(".js") {
         script += String(buffer: try await client.call(.get, path).body)
       }
       let catalogue = try decodeBody(

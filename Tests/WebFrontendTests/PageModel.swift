@@ -106,6 +106,7 @@ extension UserAction {
   static let toggleScreenFavorite = Self("screen.favorite")
   static let dismissScreenAlert = Self("screen.dismissAlert")
   static let closeScreen = Self("screen.close")
+  static let popScreen = Self("screen.pop")
 
   private init(_ type: String, id: UUID) {
     self.init(type, ["id": .string(id.uuidString)])

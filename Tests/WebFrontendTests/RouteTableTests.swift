@@ -1,3 +1,4 @@
+import AppFeature
 import AppWeb
 import ComposableArchitecture
 import Foundation
@@ -13,8 +14,8 @@ import Testing
 @MainActor
 struct RouteTableTests {
   @Test func theTableIsTheGroupsRoutesWithTheAppsPageAddresses() {
-    let table = WebRoutes.routes(pagePaths: WebApp.app.pagePaths)
-    for group in WebRoutes.groups(pagePaths: WebApp.app.pagePaths) {
+    let table = WebRoutes.routes(page: WebApp.app.page)
+    for group in WebRoutes.groups(page: WebApp.app.page) {
       for (path, methods) in group.routes {
         #expect(table[path] == methods, "\(group.name): \(path)")
       }
@@ -24,15 +25,49 @@ struct RouteTableTests {
     }
     #expect(table["/api/session"] == [.post, .delete])
     // A server of another root has its own page addresses, and none of the app's.
-    let other = WebRoutes.routes(pagePaths: ["/lamp"])
-    #expect(other["/lamp"] == [.get] && other["/counters"] == nil)
+    let other = WebRoutes.routes(page: WebPage(title: "Tally", sections: [TallyWeb.section!]))
+    #expect(other["/tally"] == [.get] && other["/tally.js"] == [.get] && other["/counters"] == nil)
+    #expect(other["/counters.js"] == nil && other["/app.js"] == [.get])
     #expect(other["/api/session/actions"] == [.post])
+  }
+
+  @Test func theAppsPageHasATabAndASectionPerFeatureInTheOrderOfTheAppsTabs() throws {
+    let page = WebApp.app.page
+    #expect(page.sections.map(\.id) == AppFeature.Tab.allCases.map(\.rawValue))
+    #expect(page.addresses == ["/counters", "/search", "/settings", "/episodes"])
+    #expect(page.innerAddressPatterns == ["/episodes/**"])
+    let html = String(decoding: try #require(page.files["/"]).bytes, as: UTF8.self)
+    #expect(!html.contains("{{"), "a marker of the frame was left in the page")
+    var rest = html[...]
+    for section in page.sections {
+      let tab = #"<button role="tab" data-tab="\#(section.id)" id="tab-\#(section.id)""#
+      let range = try #require(rest.range(of: tab), "no tab \(section.id), or out of order")
+      rest = rest[range.upperBound...]
+      #expect(page.files["/\(section.id).js"] != nil, "\(section.id)'s module is not served")
+    }
+    for section in page.sections {
+      let opening =
+        #"<section id="\#(section.id)" data-section="\#(section.id)" data-module="/\#(section.id).js" role="tabpanel""#
+      #expect(html.contains(opening), "\(section.id)'s section")
+    }
+    // Each section's markup comes from its adapter folder: the frame holds none of it.
+    #expect(html.contains(#"id="counter-list""#) && html.contains(#"id="settings-form""#))
+  }
+
+  @Test func thePageEscapesItsTitles() throws {
+    let section = PageSection(
+      id: "tally", title: "Tally <b>&</b>", markup: "",
+      files: ["tally.js": Array("export function bind() {}".utf8)])
+    let page = WebPage(title: #"A "quoted" <title>"#, sections: [section])
+    let html = String(decoding: try #require(page.files["/"]).bytes, as: UTF8.self)
+    #expect(html.contains("<title>A &quot;quoted&quot; &lt;title&gt;</title>"))
+    #expect(html.contains(#"aria-label="Tally &lt;b&gt;&amp;&lt;/b&gt;""#))
   }
 
   @Test func everyRouteAnswersItsMethodsAndRefusesOthersWith405() async throws {
     let registry = makeRegistry()
     try await makeApplication(registry).test(.router) { client in
-      for (path, methods) in WebRoutes.routes(pagePaths: WebApp.app.pagePaths) {
+      for (path, methods) in WebRoutes.routes(page: WebApp.app.page) {
         for method in methods {
           // Without a session the session's routes answer 404 "no session; create one …": found, and
           // refused for the missing session, never "no such route" nor 405.
@@ -47,7 +82,7 @@ struct RouteTableTests {
         let other: HTTPRequest.Method = methods.contains(.put) ? .patch : .put
         #expect(try await client.call(other, path).status == .methodNotAllowed, "\(path)")
       }
-      for tab in WebApp.app.pagePaths {
+      for tab in WebApp.app.page.addresses {
         let page = try await client.call(.get, tab)
         #expect(page.status == .ok && page.headers[.contentType]?.hasPrefix("text/html") == true)
       }
@@ -58,7 +93,7 @@ struct RouteTableTests {
 
   @Test func theMetricsHaveASeriesForEveryPageAddressOfTheApp() async throws {
     let registry = SessionRegistry(
-      app: .app, logger: quietLogger, metrics: ServerMetrics(pagePaths: WebApp.app.pagePaths)
+      app: .app, logger: quietLogger, metrics: ServerMetrics(page: WebApp.app.page)
     ) { _ in }
     try await makeApplication(registry).test(.router) { client in
       #expect(try await client.call(.get, "/search").status == .ok)
@@ -73,7 +108,7 @@ struct RouteTableTests {
     // A root the app does not have, served with the same sessions, routes and archive.
     let api = WebAPI<Tally>([.feature(TallyWeb.self)])
     let app = WebApp(
-      Tally(), initialState: { Tally.State() }, api: api, pages: ["/tally"], start: .started,
+      Tally(), title: "Tally", initialState: { Tally.State() }, api: api, start: .started,
       kept: \.count, restore: { .restored($0) })
     let archive = SessionArchive.inMemory()
     let registry = SessionRegistry(app: app, logger: quietLogger, archive: archive) { _ in }
@@ -82,6 +117,13 @@ struct RouteTableTests {
       #expect(actions.contains(#""tally.add""#) && !actions.contains("counter.add"))
       #expect(try await client.call(.get, "/tally").status == .ok)
       #expect(try await client.call(.get, "/counters").status == .notFound)
+      // Its page is the frame with its one section, and no tab bar; the app's modules are not served.
+      let page = String(buffer: try await client.call(.get, "/").body)
+      #expect(page.contains("<title>Tally</title>") && !page.contains("role=\"tab\""))
+      #expect(page.contains(#"<section id="tally" data-section="tally" data-module="/tally.js""#))
+      #expect(page.contains(#"<p id="tally-count"></p>"#) && !page.contains("counter-list"))
+      #expect(try await client.call(.get, "/tally.js").status == .ok)
+      #expect(try await client.call(.get, "/counters.js").status == .notFound)
 
       let created = try await client.call(.post, "/api/session")
       #expect(created.status == .created)
@@ -145,6 +187,10 @@ struct Tally {
 
 enum TallyWeb: WebFeature {
   static let routes: [WebRoute<Tally>] = [WebRoute("tally.add") { _ in .added }]
+
+  static let section: PageSection? = PageSection(
+    id: "tally", title: "Tally", markup: #"<p id="tally-count"></p>"#,
+    files: ["tally.js": Array("export function bind() {}\nexport function render() {}\n".utf8)])
 
   struct View: Codable, Equatable, Sendable {
     var tally: TallyView

@@ -374,14 +374,18 @@ struct SecurityTests {
         let stale = try await client.call(.get, path, headers: [.ifNoneMatch: #""0""#])
         #expect(stale.status == .ok)
       }
-      for path in WebAssets.all.keys where path.hasSuffix(".js") {
+      for path in WebApp.app.page.files.keys where path.hasSuffix(".js") {
         let script = String(buffer: try await client.call(.get, path).body)
         #expect(!script.contains("style="), "\(path) sets an inline style, which the CSP refuses")
       }
-      // The modules import each other by the paths they are served at.
-      let app = String(buffer: try await client.call(.get, "/app.js").body)
-      for module in app.matches(of: #/from "\.(/[a-z]+\.js)"/#).map({ String($0.output.1) }) {
-        #expect(WebAssets.all[module] != nil, "app.js imports \(module), which is not served")
+      // The modules — the frame's and each section's — import each other by the paths they are
+      // served at.
+      for path in WebApp.app.page.files.keys where path.hasSuffix(".js") {
+        let script = String(buffer: try await client.call(.get, path).body)
+        for module in script.matches(of: #/from "\.(/[a-z]+\.js)"/#).map({ String($0.output.1) }) {
+          #expect(
+            WebApp.app.page.files[module] != nil, "\(path) imports \(module), which is not served")
+        }
       }
     }
   }
@@ -605,6 +609,7 @@ extension UserAction {
       .changeSetting(.protectMyPosts(true)), .resetSettings, .confirmResetSettings,
       .cancelResetSettings, .toggleFavorite(episodeID: id), .dismissFavoriteAlert(episodeID: id),
       .openEpisode(id: id), .toggleScreenFavorite, .dismissScreenAlert, .closeScreen,
+      .popScreen,
     ]
   }()
 }

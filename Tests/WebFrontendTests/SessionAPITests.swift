@@ -1,3 +1,4 @@
+import AppWeb
 import ComposableArchitecture
 import EpisodesFeature
 import FactClient
@@ -28,7 +29,7 @@ struct SessionAPITests {
         #expect(String(buffer: response.body).contains(#""/api/session""#))
       }
       // No module loads anything from elsewhere (the SVG namespace is a name, not a resource).
-      for path in WebAssets.all.keys where path.hasSuffix(".js") {
+      for path in WebApp.app.page.files.keys where path.hasSuffix(".js") {
         let script = String(buffer: try await client.call(.get, path).body)
         #expect(!script.contains("https://") && !script.contains("import(\"http"), "\(path)")
       }
@@ -264,6 +265,22 @@ struct SessionAPITests {
       try await client.send(.closeScreen, to: id)
       let closed = try await client.waitForState(of: id) { $0.episodeScreens.isEmpty }
       #expect(closed.episodes[3].isFavorite)
+    }
+  }
+
+  /// The browser's Back pops the top screen at once: the answer to the action already shows the
+  /// screen below, so the page can take its next step toward the address from it (the screen's
+  /// own close button dismisses it in an effect, after the answer).
+  @Test func poppingAScreenAnswersWithTheScreenBelow() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.openEpisode(id: UUID(3)), to: id)
+      let two = try await client.send(.openEpisode(id: UUID(3)), to: id)
+      #expect(two.state.episodeScreens.count == 2)
+      let popped = try await client.send(.popScreen, to: id)
+      #expect(popped.state.episodeScreens.map(\.title) == ["DSLs"])
+      let none = try await client.send(.popScreen, to: id)
+      #expect(none.state.episodeScreens.isEmpty)
     }
   }
 

@@ -23,6 +23,8 @@ public struct WebAPI<Root: Reducer>: Sendable {
     /// previous one.
     let encode: @Sendable (Root.State, _ previous: (any Sendable)?) throws -> EncodedPart?
     let schema: @Sendable () throws -> [String: Any]
+    /// The feature's section of the page, if it has one.
+    let section: PageSection?
 
     /// The part of `feature`.
     public static func feature<Feature: WebFeature>(_ feature: Feature.Type) -> Part
@@ -37,7 +39,8 @@ public struct WebAPI<Root: Reducer>: Sendable {
           let object = try JSONWriter.encode(view)
           return EncodedPart(view: view, members: object.dropFirst().dropLast())
         },
-        schema: { try JSONSchema.of(Feature.View.self) })
+        schema: { try JSONSchema.of(Feature.View.self) },
+        section: feature.section)
     }
 
     /// The part of `feature`, whose feature the root holds at `state` and whose actions it wraps
@@ -64,7 +67,8 @@ public struct WebAPI<Root: Reducer>: Sendable {
           let object = try JSONWriter.encode(view)
           return EncodedPart(view: view, members: object.dropFirst().dropLast())
         },
-        schema: { try JSONSchema.of(Feature.View.self) })
+        schema: { try JSONSchema.of(Feature.View.self) },
+        section: feature.section)
     }
   }
 
@@ -74,6 +78,8 @@ public struct WebAPI<Root: Reducer>: Sendable {
   public let catalogue: [ActionDescription]
   /// The JSON Schema of the state JSON: every feature's view, merged into one object.
   public let schema: Data
+  /// The sections of the page, one per feature that has one, in the order of registration.
+  public var sections: [PageSection] { parts.compactMap(\.section) }
 
   /// The API of `parts`.
   ///

@@ -1,14 +1,19 @@
 import ComposableArchitecture
 import Foundation
 
-/// One feature's part of the web API: the user actions it accepts and its part of the state.
+/// One feature's part of the web API: the user actions it accepts, its part of the state, and
+/// its section of the page.
 ///
-/// A feature that wants to be reachable from the page gets one file in the app's web module
-/// (`Apps/AppWeb`) with a type conforming to this protocol, and one line in the app's `webAPI`:
+/// A feature that wants to be reachable from the page gets a web adapter folder
+/// (`Modules/Frontends/Adapters/<Feature>/Web`): a type conforming to this protocol, written
+/// against the feature alone, and its section's markup and module in `Public/`
+/// (``PageSection``). The app registers it with one line in its `webAPI`, and a preview server
+/// serves it alone:
 ///
 /// ```swift
 /// enum CounterListPage: WebFeature {
-///   static let routes: [WebRoute<Home>] = [
+///   static let section: PageSection? = PageSection(id: "counters", title: "Counters", bundle: .module)
+///   static let routes: [WebRoute<CounterList>] = [
 ///     WebRoute("counter.add") { _ in .addCounterButtonTapped },
 ///     WebRoute("counter.increment", ["id": "a counter id, a UUID string"]) { fields in
 ///       try fields.uuid("id")
@@ -18,7 +23,7 @@ import Foundation
 ///   ]
 ///
 ///   struct View: Codable, Equatable, Sendable { var counters: [CounterView] }
-///   static func view(of state: Home.State) -> View { … }
+///   static func view(of state: CounterList.State) -> View { … }
 /// }
 /// ```
 ///
@@ -37,6 +42,14 @@ public protocol WebFeature: SendableMetatype {
 
   /// This feature's part of what the page shows.
   static func view(of state: Root.State) -> View
+
+  /// The feature's section of the page: its markup and its module. `nil` (the default) for a
+  /// part without a section of its own, such as an app's frame (its greeting and tab bar).
+  static var section: PageSection? { get }
+}
+
+extension WebFeature {
+  public static var section: PageSection? { nil }
 }
 
 /// One user action the API accepts: its `type`, its fields with what each must be, how the fields

@@ -6,8 +6,8 @@ import Logging
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET /`, `/app.js`, `/app.css`, `/favicon.svg` | the page's files (``WebAssets``) |
-/// | `GET /counters`, `/search`, `/settings`, `/episodes`, `/episodes/<id>…` | the page, at the address of a tab or a pushed episode screen |
+/// | `GET /`, `/app.js`, `/app.css`, `/counters.js`, … | the page's files (``WebPage``) |
+/// | `GET /<section>` (`/counters`, …), `/<section>/…` for a section with inner addresses (`/episodes/<id>…`) | the page, at the address of a section or of a screen inside it |
 /// | `GET /healthz` | 200 while the process runs |
 /// | `GET /readyz` | 200 while it accepts sessions and saves them, 503 while it drains, its saves fail or its storage does not answer |
 /// | `GET /api/actions` | the action catalogue: every action `type` and its fields |
@@ -37,18 +37,18 @@ public enum WebRoutes {
   /// How long the visitor cookie lives: 400 days, the longest browsers keep one.
   static let visitorCookieMaxAge = 400 * 24 * 60 * 60
 
-  /// The routes in named groups, each with the paths and methods it serves, for an app whose
-  /// page has `pagePaths` besides `/` (``WebApp/pagePaths``). The router is built from these
-  /// groups, and everything that needs to know the routes reads ``routes(pagePaths:)``, made from
-  /// the same groups: the request guard (a known path with another method is 405) and the
-  /// metrics (one duration series per route and method).
-  static func groups(pagePaths: [String]) -> [RouteGroup] {
-    [page(pagePaths), probes, catalogue, session, actions, events]
+  /// The routes in named groups, each with the paths and methods it serves, for a server of
+  /// `page` (``WebApp/page``; `nil`: the routes every server has). The router is built from these
+  /// groups, and everything that needs to know the routes reads ``routes(page:)``, made from the
+  /// same groups: the request guard (a known path with another method is 405) and the metrics
+  /// (one duration series per route and method).
+  static func groups(page: WebPage?) -> [RouteGroup] {
+    (page.map { [pageGroup($0)] } ?? []) + [probes, catalogue, session, actions, events]
   }
 
-  /// The routes and the methods each accepts, from ``groups(pagePaths:)``.
-  static func routes(pagePaths: [String] = []) -> [String: [HTTPRequest.Method]] {
-    table(groups(pagePaths: pagePaths))
+  /// The routes and the methods each accepts, from ``groups(page:)``.
+  static func routes(page: WebPage? = nil) -> [String: [HTTPRequest.Method]] {
+    table(groups(page: page))
   }
 
   private static func table(_ groups: [RouteGroup]) -> [String: [HTTPRequest.Method]] {
@@ -77,7 +77,7 @@ public enum WebRoutes {
   ) -> Router<WebRequestContext> {
     let router = Router(context: WebRequestContext.self)
     let metrics = registry.metrics
-    let routeGroups = groups(pagePaths: registry.app.pagePaths)
+    let routeGroups = groups(page: registry.app.page)
     let routeTable = table(routeGroups)
     router.addMiddleware {
       RequestGuard(security: security, routes: routeTable, metrics: metrics)
@@ -94,25 +94,24 @@ public enum WebRoutes {
 
   // MARK: - The groups
 
-  /// The page's files, and the page at its own addresses: each of `pagePaths` (the app's tabs,
-  /// `/counters`, `/search`, …) and the episode screens pushed on the stack
+  /// The page's files, and the page at its own addresses: each section's (`/counters`,
+  /// `/search`, …) and, for a section with inner addresses, the addresses below it
   /// (`/episodes/<id>/<id>…`), so that the browser's Back, Forward, reload and a shared link work;
   /// the page turns the address into actions.
-  static func page(_ pagePaths: [String]) -> RouteGroup {
+  static func pageGroup(_ page: WebPage) -> RouteGroup {
     RouteGroup(
-      "page", (WebAssets.all.keys + pagePaths).map { ($0, [.get]) },
-      patterns: [("/episodes/**", [.get])]
+      "page", (page.files.keys + page.addresses).map { ($0, [.get]) },
+      patterns: page.innerAddressPatterns.map { ($0, [.get]) }
     ) { routes, _ in
-      for asset in WebAssets.all.values {
-        routes.on(asset.path, .get) { request, _ in WebAssets.response(for: asset, request: request)
-        }
+      for file in page.files.values {
+        routes.on(file.path, .get) { request, _ in file.response(to: request) }
       }
-      guard let page = WebAssets.all["/"] else { return }
-      for path in pagePaths {
-        routes.on(path, .get) { request, _ in WebAssets.response(for: page, request: request) }
+      guard let document = page.files["/"] else { return }
+      for address in page.addresses {
+        routes.on(address, .get) { request, _ in document.response(to: request) }
       }
-      routes.onPattern("/episodes/**", .get) { request, _ in
-        WebAssets.response(for: page, request: request)
+      for pattern in page.innerAddressPatterns {
+        routes.onPattern(pattern, .get) { request, _ in document.response(to: request) }
       }
     }
   }

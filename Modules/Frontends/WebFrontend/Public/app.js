@@ -1,16 +1,20 @@
-// The page: one module per feature renders its part of the state and sends its actions; this
-// one wires them to the session, keeps the address bar in step with the screen, and makes the
-// tab bar work from the keyboard. Adding a feature is one module and one line in `features`.
-import * as counters from "./counters.js";
+// The page's frame: it imports the module of every section the server put on the page, hands
+// each the state to render and a way to send actions, wires them to the session, keeps the
+// address bar in step with the screen, and makes the tab bar work from the keyboard. It knows no
+// feature: a feature's section and module live in its web adapter folder.
 import { $, setText } from "./dom.js";
-import * as episodes from "./episodes.js";
 import { addressOf, stepsToward, parseAddress } from "./navigation.js";
-import * as search from "./search.js";
 import { createSession } from "./session.js";
-import * as settings from "./settings.js";
 
-const features = [counters, search, settings, episodes];
+const sections = Array.from(document.querySelectorAll("main > section[data-section]"));
+const features = await Promise.all(sections.map((section) => import(section.dataset.module)));
 const tabs = Array.from(document.querySelectorAll("nav [role=tab]"));
+// What navigation needs to know of the page: its sections in order, and each one's module.
+const page = {
+  sections: sections.map((section) => section.dataset.section),
+  modules: Object.fromEntries(sections.map((section, index) => [section.dataset.section, features[index]])),
+};
+const title = document.title;
 
 let shown = null;
 // Set while the page sends the actions that bring the screen to the address (Back, Forward, a
@@ -19,15 +23,17 @@ let following = false;
 
 function render(state) {
   shown = state;
-  setText($("header"), state.header);
-  document.title = state.header;
+  // A page of one section (a feature's preview) has no tabs, and its state may have no header.
+  const header = state.header ?? title;
+  setText($("header"), header);
+  document.title = header;
   for (const tab of tabs) {
     const selected = tab.dataset.tab === state.selectedTab;
     tab.setAttribute("aria-selected", String(selected));
     tab.tabIndex = selected ? 0 : -1;
   }
-  for (const section of document.querySelectorAll("section[data-section]")) {
-    section.hidden = section.dataset.section !== state.selectedTab;
+  if (tabs.length) {
+    for (const section of sections) section.hidden = section.dataset.section !== state.selectedTab;
   }
   for (const feature of features) feature.render(state, session.send);
   if (!following) recordAddress(state);
@@ -35,7 +41,7 @@ function render(state) {
 
 // Each screen the user goes to is an entry of the browser's history, at its own address.
 function recordAddress(state) {
-  const address = addressOf(state);
+  const address = addressOf(state, page);
   if (location.pathname === address) return;
   if (history.state && history.state.app) history.pushState({ app: true }, "", address);
   else history.replaceState({ app: true }, "", address);
@@ -46,19 +52,25 @@ function recordAddress(state) {
 let navigation = 0;
 async function follow(address) {
   const mine = ++navigation;
-  const target = parseAddress(address, tabs.map((tab) => tab.dataset.tab));
-  if (!target || !shown) { if (shown) history.replaceState({ app: true }, "", addressOf(shown)); return; }
+  const target = parseAddress(address, page);
+  if (!target || !shown) { if (shown) history.replaceState({ app: true }, "", addressOf(shown, page)); return; }
   following = true;
   try {
-    for (let step = stepsToward(shown, target); step && mine === navigation; step = stepsToward(shown, target)) {
+    for (let step = stepsToward(shown, target, page); step && mine === navigation;) {
       const before = shown;
       await session.send(step);
       if (shown === before) break;  // refused (the server said why in the banner)
+      // The same step again from the same screen: the answer came before the action took effect
+      // (an effect will bring it); sending it again would act twice.
+      const next = stepsToward(shown, target, page);
+      const again = next && JSON.stringify(next) === JSON.stringify(step);
+      if (again && addressOf(shown, page) === addressOf(before, page)) break;
+      step = next;
     }
   } finally {
     if (mine === navigation) following = false;
   }
-  if (mine === navigation) history.replaceState({ app: true }, "", addressOf(shown));
+  if (mine === navigation) history.replaceState({ app: true }, "", addressOf(shown, page));
 }
 
 // The address the page was opened at (a reload, a shared link): it wins over the session's

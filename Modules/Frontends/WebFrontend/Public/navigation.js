@@ -1,37 +1,42 @@
-// The page's address: `/<tab>` for each tab, `/episodes/<id>/<id>…` while episode screens are
-// pushed. The session's state decides what is on screen; the address follows it, and an address
-// typed, shared or reached with Back/Forward is turned into the actions that lead there. No
-// session id is ever part of an address.
+// The page's address: `/<section>` for each section (a tab), and below it what the section's
+// module says its inner screens are (`/episodes/<id>/<id>…` while episode screens are pushed).
+// The session's state decides what is on screen; the address follows it, and an address typed,
+// shared or reached with Back/Forward is turned into the actions that lead there. No session id
+// is ever part of an address.
+//
+// `page` is `{ sections, modules }`: the section ids in tab order and each one's module. With
+// several sections the state's `selectedTab` says which is shown and `tab.select` changes it; a
+// page of one section always shows it. A module with inner screens exports `address(state)`
+// (the segments below its address), `parseAddress(segments)` (what they ask for, or null) and
+// `stepToward(state, target)` (the next action toward it, or null once it is shown).
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-// The address of what `state` shows.
-export function addressOf(state) {
-  const screens = state.episodeScreens || [];
-  if (state.selectedTab === "episodes" && screens.length) {
-    return "/episodes/" + screens.map((screen) => String(screen.id).toLowerCase()).join("/");
-  }
-  return "/" + state.selectedTab;
+// The section `state` shows.
+function shownSection(state, page) {
+  return page.sections.length > 1 ? state.selectedTab : page.sections[0];
 }
 
-// What `path` asks to show — `{ tab, screens }` — or null for an address that is not the page's.
-export function parseAddress(path, tabs = ["counters", "search", "settings", "episodes"]) {
-  const parts = path.split("/").filter(Boolean);
-  if (parts.length === 0) return null;
-  const [tab, ...screens] = parts;
-  if (!tabs.includes(tab)) return null;
-  if (screens.length && (tab !== "episodes" || !screens.every((id) => uuid.test(id)))) return null;
-  return { tab, screens: screens.map((id) => id.toUpperCase()) };
+// The address of what `state` shows.
+export function addressOf(state, page) {
+  const section = shownSection(state, page);
+  const module = page.modules[section];
+  const inner = module && module.address ? module.address(state) : [];
+  return "/" + [section, ...inner].join("/");
+}
+
+// What `path` asks to show — `{ section, inner }` — or null for an address that is not the page's.
+export function parseAddress(path, page) {
+  const [section, ...segments] = path.split("/").filter(Boolean);
+  if (!page.sections.includes(section)) return null;
+  if (!segments.length) return { section, inner: null };
+  const module = page.modules[section];
+  const inner = module && module.parseAddress ? module.parseAddress(segments) : null;
+  return inner === null ? null : { section, inner };
 }
 
 // The next action that brings `state` closer to `target`, or null once it shows it: the tab
-// first, then screens closed down to what both stacks share, then the missing ones opened.
-export function stepsToward(state, target) {
-  if (state.selectedTab !== target.tab) return { type: "tab.select", tab: target.tab };
-  const current = (state.episodeScreens || []).map((screen) => String(screen.id).toUpperCase());
-  let shared = 0;
-  while (shared < current.length && current[shared] === target.screens[shared]) shared += 1;
-  if (current.length > shared) return { type: "screen.close" };
-  if (target.screens.length > shared) return { type: "episode.open", id: target.screens[shared] };
-  return null;
+// first, then whatever the section's module says.
+export function stepsToward(state, target, page) {
+  if (shownSection(state, page) !== target.section) return { type: "tab.select", tab: target.section };
+  const module = page.modules[target.section];
+  return module && module.stepToward ? module.stepToward(state, target.inner) : null;
 }

@@ -258,7 +258,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
         "database": "\(storage.description)",
       ])
     // One registry for the server's metrics and, through swift-metrics, the live clients'.
-    let metrics = ServerMetrics(pagePaths: composition.app.pagePaths)
+    let metrics = ServerMetrics(page: composition.app.page)
     MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
     do {
       try await WebServer(

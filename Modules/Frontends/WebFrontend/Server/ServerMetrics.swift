@@ -36,11 +36,11 @@ public final class ServerMetrics: Sendable {
   private let otherDurations: DurationHistogram
 
   /// Creates the metrics in `registry` (a new one by default), with a duration series for every
-  /// route of a server whose page has `pagePaths` besides `/` (``WebApp/pagePaths``); a path
-  /// outside the routes counts as `other`.
+  /// route of a server of `page` (``WebApp/page``): its files and addresses, and the routes every
+  /// server has; a path outside the routes counts as `other`.
   public init(
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-    pagePaths: [String] = []
+    page: WebPage? = nil
   ) {
     self.registry = registry
     sessionsLive = registry.makeGauge(
@@ -72,7 +72,7 @@ public final class ServerMetrics: Sendable {
         namespace: "app", metricName: "sessions_quarantined", unitName: "total",
         helpText: "Saved sessions whose state could not be read, set aside for an operator."))
     var durationHistograms: [String: [String: DurationHistogram]] = [:]
-    for (route, methods) in WebRoutes.routes(pagePaths: pagePaths) {
+    for (route, methods) in WebRoutes.routes(page: page) {
       for method in methods.map(\.rawValue) {
         durationHistograms[route, default: [:]][method] = registry.makeDurationHistogram(
           descriptor: Self.durations, labels: [("route", route), ("method", method)],

@@ -3,16 +3,16 @@ import Foundation
 import NIOCore
 
 /// The root feature a server serves, with its type erased: its web API (the action catalogue, the
-/// decoder, the state JSON and its schema), the page's addresses, what a session sends when it
-/// starts, and what of its state is saved so that a session survives a restart.
+/// decoder, the state JSON and its schema), its page (the frame with its features' sections), what
+/// a session sends when it starts, and what of its state is saved so that a session survives a
+/// restart.
 ///
 /// The server, its routes and its sessions know no feature: the executable hands them a
 /// `WebApp` — the whole app, or one feature alone in a preview server.
 ///
 /// ```swift
 /// let app = WebApp(
-///   Home(), initialState: { Home.State() }, api: Home.webAPI,
-///   pages: Home.Tab.allCases.map { "/\($0.rawValue)" }, start: .task,
+///   Home(), title: "Home", initialState: { Home.State() }, api: Home.webAPI, start: .task,
 ///   kept: \.snapshot, restore: { .restore($0) })
 /// ```
 public struct WebApp: Sendable {
@@ -20,8 +20,8 @@ public struct WebApp: Sendable {
   public let catalogue: [ActionDescription]
   /// The JSON Schema of the state JSON (`GET /api/state-schema`).
   public let schema: Data
-  /// The page's own addresses besides `/` (one per tab): each serves the page.
-  public let pagePaths: [String]
+  /// The page: the frame and a section per feature of the API that has one.
+  public let page: WebPage
   let decodeAction: @Sendable (ByteBufferView) throws(DecodingFailure) -> UserAction
   let readSaved: @Sendable (Data) throws -> SavedState
   let makeDriver:
@@ -31,25 +31,53 @@ public struct WebApp: Sendable {
   ///
   /// - Parameters:
   ///   - root: the root reducer each session's store runs.
+  ///   - title: the page's title.
   ///   - initialState: a new session's state (made with the session's dependencies).
-  ///   - api: the routes and views of the root's features.
-  ///   - pages: the page's addresses besides `/`, e.g. one per tab.
+  ///   - api: the routes, views and page sections of the root's features.
   ///   - start: sent when a session starts, after `restore` for a resumed one (loading what the
   ///     visitor kept); the session's first answer waits for its effects.
   ///   - kept: what of the state a session saves; written as JSON when it changes.
   ///   - restore: the action that puts a saved `Kept` back, sent first in a resumed session.
   public init<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>(
     _ root: Root,
+    title: String,
     initialState: @escaping @Sendable () -> Root.State,
     api: WebAPI<Root>,
-    pages: [String] = [],
     start: Root.Action? = nil,
     kept: @escaping @Sendable (Root.State) -> Kept,
     restore: @escaping @Sendable (Kept) -> Root.Action
   ) where Root.State: Sendable, Root.Action: Sendable {
+    self.init(
+      root, title: title, initialState: initialState, api: api, start: start, kept: kept,
+      restore: Optional(restore))
+  }
+
+  /// The app of `root`, of which nothing is saved: a session resumed after a restart starts
+  /// from `initialState` again (a feature's preview).
+  public init<Root: Reducer & Sendable>(
+    _ root: Root,
+    title: String,
+    initialState: @escaping @Sendable () -> Root.State,
+    api: WebAPI<Root>,
+    start: Root.Action? = nil
+  ) where Root.State: Sendable, Root.Action: Sendable {
+    self.init(
+      root, title: title, initialState: initialState, api: api, start: start,
+      kept: { _ in NothingKept() }, restore: nil)
+  }
+
+  private init<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>(
+    _ root: Root,
+    title: String,
+    initialState: @escaping @Sendable () -> Root.State,
+    api: WebAPI<Root>,
+    start: Root.Action?,
+    kept: @escaping @Sendable (Root.State) -> Kept,
+    restore: (@Sendable (Kept) -> Root.Action)?
+  ) where Root.State: Sendable, Root.Action: Sendable {
     self.catalogue = api.catalogue
     self.schema = api.schema
-    self.pagePaths = pages
+    self.page = WebPage(title: title, sections: api.sections)
     self.decodeAction = { bytes throws(DecodingFailure) in try api.decode(bytes) }
     self.readSaved = { data in SavedState(try JSONDecoder().decode(Kept.self, from: data)) }
     self.makeDriver = { dependencies in
@@ -59,6 +87,9 @@ public struct WebApp: Sendable {
     }
   }
 }
+
+/// What an app that keeps nothing saves: `{}`.
+private struct NothingKept: Codable, Equatable, Sendable {}
 
 /// A saved state read back from an archive, its type erased until the session's driver takes it.
 struct SavedState: Sendable {
@@ -115,12 +146,12 @@ where Root.State: Sendable, Root.Action: Sendable {
   let api: WebAPI<Root>
   let start: Root.Action?
   let kept: @Sendable (Root.State) -> Kept
-  let restore: @Sendable (Kept) -> Root.Action
+  let restore: (@Sendable (Kept) -> Root.Action)?
 
   init(
     root: Root, initialState: @Sendable () -> Root.State, api: WebAPI<Root>,
     start: Root.Action?, kept: @escaping @Sendable (Root.State) -> Kept,
-    restore: @escaping @Sendable (Kept) -> Root.Action,
+    restore: (@Sendable (Kept) -> Root.Action)?,
     dependencies: @escaping SessionRegistry.DependencyOverrides
   ) {
     // The initial state is made with the session's dependencies (`StoreActor` builds it in
@@ -137,7 +168,7 @@ where Root.State: Sendable, Root.Action: Sendable {
   }
 
   func begin(restoring saved: SavedState?) async {
-    let restoring = saved.flatMap { $0.value as? Kept }.map(restore)
+    let restoring = restore.flatMap { restore in saved.flatMap { $0.value as? Kept }.map(restore) }
     await Self.begin(store, restoring: restoring, start: start)
   }
 

@@ -5,6 +5,10 @@ import WebFrontend
 
 /// The counters on the page: the list, each counter's buttons, and the removal confirmation.
 public enum CounterListPage: WebFeature {
+  /// Its section of the page (the counter list and the removal confirmation): `Public/counters.html` and `Public/counters.js`.
+  public static let section: PageSection? = PageSection(
+    id: "counters", title: "Counters", bundle: .module)
+
   static let counterID = ["id": "a counter id, a UUID string"]
 
   public static let routes: [WebRoute<CounterList>] = [

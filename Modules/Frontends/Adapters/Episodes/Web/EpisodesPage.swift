@@ -6,6 +6,10 @@ import WebFrontend
 /// The episodes on the page: the list with its favorite buttons, and the stack of episode
 /// screens.
 public enum EpisodesPage: WebFeature {
+  /// Its section of the page (the list and the stack of episode screens, each with an address of its own (`/episodes/<id>…`)): `Public/episodes.html` and `Public/episodes.js`.
+  public static let section: PageSection? = PageSection(
+    id: "episodes", title: "Episodes", hasInnerAddresses: true, bundle: .module)
+
   static let episodeID = ["id": "an episode id, a UUID string"]
 
   public static let routes: [WebRoute<Episodes>] = [
@@ -29,9 +33,18 @@ public enum EpisodesPage: WebFeature {
       }
       return try topScreen(.favorite(.alert(.dismiss)), in: state)
     },
-    // The top screen closes itself.
+    // The top screen closes itself (its ‹ button): `dismiss()`, an effect, pops it a moment
+    // after the answer.
     WebRoute("screen.close") { state throws(APIError) in
       try topScreen(.closeButtonTapped, in: state)
+    },
+    // The browser's Back: the stack pops its top screen at once, as a navigation stack's own
+    // back gesture does (`.path(.popFrom(id:))`), so the answer already shows the screen below.
+    WebRoute("screen.pop") { state throws(APIError) in
+      guard let id = state.path.ids.last else {
+        throw APIError(.conflict, "no episode screen is open")
+      }
+      return .path(.popFrom(id: id))
     },
     // The OK button of a row's failure alert.
     WebRoute("episode.dismissAlert", episodeID, read: id) { id, state throws(APIError) in

@@ -5,6 +5,10 @@ import WebFrontend
 
 /// The weather search on the page: the query, its results and the forecast of the one chosen.
 public enum SearchPage: WebFeature {
+  /// Its section of the page (the query, the results and the forecast): `Public/search.html` and `Public/search.js`.
+  public static let section: PageSection? = PageSection(
+    id: "search", title: "Search", bundle: .module)
+
   /// The longest search query accepted, in characters.
   public static let maximumQueryLength = 200
 

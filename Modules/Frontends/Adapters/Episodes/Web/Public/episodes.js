@@ -50,7 +50,7 @@ export function render(state, send) {
     setText(card.querySelector(".alert-text"), alertText(episode.alert));
   });
   const id = screen ? String(screen.id) : null;
-  if (topScreenID !== undefined && id !== topScreenID && state.selectedTab === "episodes") {
+  if (topScreenID !== undefined && id !== topScreenID && !$("episodes").hidden) {
     if (screen) $("screen-close").focus();
     else {
       const row = Array.from($("episode-list").children).find((card) => card.dataset.id === topScreenID);
@@ -60,4 +60,30 @@ export function render(state, send) {
   topScreenID = id;
   setText($("episodes-error"), state.episodesError);
   setShown($("episodes-error"), !!state.episodesError);
+}
+
+// The screens' addresses: `/episodes/<id>/<id>…`, an id per pushed screen, bottom first.
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function address(state) {
+  return (state.episodeScreens || []).map((screen) => String(screen.id).toLowerCase());
+}
+
+// The stack of screens the segments name, or null when one is not an episode id.
+export function parseAddress(segments) {
+  return segments.every((id) => uuid.test(id)) ? segments.map((id) => id.toUpperCase()) : null;
+}
+
+// Screens are popped down to what both stacks share, then the missing ones opened. Popping is the
+// stack's own back (`screen.pop`), whose answer already shows the screen below; the screen's ‹
+// button (`screen.close`) dismisses it in an effect, after the answer, and a step would be sent
+// again before the state that shows it arrives.
+export function stepToward(state, target) {
+  const wanted = target || [];
+  const current = (state.episodeScreens || []).map((screen) => String(screen.id).toUpperCase());
+  let shared = 0;
+  while (shared < current.length && current[shared] === wanted[shared]) shared += 1;
+  if (current.length > shared) return { type: "screen.pop" };
+  if (wanted.length > shared) return { type: "episode.open", id: wanted[shared] };
+  return null;
 }

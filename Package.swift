@@ -302,7 +302,7 @@ let package = Package(
     .target(
       name: "WebFrontend",
       dependencies: [
-        "ComposableArchitecture", "FavoriteClient", "SettingsClient", dependencies, logging,
+        "ComposableArchitecture", dependencies, logging,
         nioCore, nioPosix, nioHTTP1,
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -330,7 +330,8 @@ let package = Package(
       dependencies: [
         "WebFrontend", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "CounterFeature",
         "SearchFeature", "SettingsFeature", "EpisodesFeature", "FactClient", "FactClientOffline",
-        "RandomNumberClient", "WeatherClient", "WeatherClientOffline", "ComposableArchitecture",
+        "RandomNumberClient", "WeatherClient", "WeatherClientOffline", "FavoriteClient",
+        "SettingsClient", "ComposableArchitecture",
         logging, .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Apps/Previews/preview-server"
@@ -382,7 +383,7 @@ let package = Package(
         "WeatherClientLive", "WeatherClientOffline", "FactClient", "FactClientLive",
         "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive", "FavoriteClient",
         "FavoriteClientLive", "SettingsClient", "SettingsClientLive", "LiveStorage",
-        "LivePostgres", logging, dependencies,
+        "LivePostgres", "ComposableArchitecture", logging, dependencies,
       ],
       path: "Apps/AppComposition"
     ),

@@ -36,10 +36,11 @@ public enum AppComposition {
       try LiveClients.dependencies(settings: settings, offline: offline, gazetteer: .now)
     },
     openStorage: { settings, logger in
-      try await OpenedStorage.open(
+      let storage = try await OpenedStorage.open(
         settings, fileName: ServerCommand.defaultFileName, logger: logger
       )
       .serverStorage
+      return try storage.simulatingFavorites(failureRate: settings.favoriteFailureRate())
     })
 
   /// Runs `app-cli` with the process's arguments and returns its exit status.

@@ -1,4 +1,5 @@
 import AppConfiguration
+import ComposableArchitecture
 import Dependencies
 import FactClient
 import FactClientLive
@@ -24,8 +25,8 @@ enum LiveClients {
   /// checked), or with `offline` the clients over embedded data: the gazetteer and climate model,
   /// computed facts, the system's random numbers.
   static func dependencies(
-    settings: SettingsReader, offline: Bool, gazetteer: GazetteerLoading
-  ) throws -> @Sendable (inout DependencyValues) -> Void {
+    settings: ConfigurationReader, offline: Bool, gazetteer: GazetteerLoading
+  ) throws -> DependencyOverrides {
     if offline {
       switch gazetteer {
       case .now: _ = try Gazetteer.bundled()

@@ -1,4 +1,5 @@
 import AppConfiguration
+import ComposableArchitecture
 import Dependencies
 import FavoriteClient
 import FavoriteClientLive
@@ -20,7 +21,7 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
   /// opened — a bad URL, a server that cannot be reached, a file that is not a database — is
   /// an error here, before anything is served.
   static func open(
-    _ settings: SettingsReader, fileName: String, logger: Logger
+    _ settings: ConfigurationReader, fileName: String, logger: Logger
   ) async throws -> OpenedStorage {
     switch try settings.storage() {
     case .sqlite(let path):
@@ -50,7 +51,7 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
   }
 
   /// The favorite and settings clients of one owner's rows.
-  func clients(owner: String) -> @Sendable (inout DependencyValues) -> Void {
+  func clients(owner: String) -> DependencyOverrides {
     let favoriteClient = FavoriteClient.live(storage: storage, owner: owner)
     let settingsClient = SettingsClient.live(storage: storage, owner: owner)
     return { values in
@@ -87,7 +88,7 @@ extension OpenedStorage {
           guard let saved = try await storage.savedSession(id: id.rawValue),
             let visitor = Self.visitor(owning: saved.owner)
           else { return nil }
-          return SessionArchive.Entry(
+          return SessionArchive.SavedSession(
             visitor: visitor, revision: saved.revision, state: saved.state)
         },
         save: { entries in
@@ -106,5 +107,24 @@ extension OpenedStorage {
           try await storage.quarantineSession(id: id.rawValue, reason: reason)
         }),
       close: { await self.close() })
+  }
+}
+
+extension ServerStorage {
+  /// With `failureRate` (`--favorite-failure-rate`), favorites are saved by the seed's simulated
+  /// service (a second's wait, failing that often, kept for the session) instead of this storage:
+  /// a demonstration of the seed's faults. Settings stay in the storage.
+  func simulatingFavorites(failureRate: Double?) -> ServerStorage {
+    guard let failureRate else { return self }
+    var storage = self
+    let kept = visitorData
+    storage.visitorData = { visitor in
+      let overrides = kept(visitor)
+      return { values in
+        overrides(&values)
+        values.favoriteClient = .simulated(failureRate: failureRate)
+      }
+    }
+    return storage
   }
 }

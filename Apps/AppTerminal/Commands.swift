@@ -3,22 +3,20 @@ import ArgumentParser
 import ComposableArchitecture
 import Foundation
 
-/// The dependencies an executable hands to the front end: live clients built from options.
-public typealias DependencyOverrides = @Sendable (inout DependencyValues) -> Void
-
 /// What the executable hands to the terminal app: the only place that links implementations.
 public struct TerminalComposition: Sendable {
   /// The clients of the services: live ones configured by `settings`, or, when `offline`, the
   /// ones over embedded data.
   public var clients:
-    @Sendable (_ settings: SettingsReader, _ offline: Bool) throws -> DependencyOverrides
+    @Sendable (_ configuration: ConfigurationReader, _ offline: Bool) throws -> DependencyOverrides
   /// Opens where favorites and settings are kept and returns their clients. Only the
   /// interactive app calls it: one-shot commands keep nothing and create no file.
-  public var storage: @Sendable (_ settings: SettingsReader) async throws -> DependencyOverrides
+  public var storage:
+    @Sendable (_ configuration: ConfigurationReader) async throws -> DependencyOverrides
 
   public init(
-    clients: @escaping @Sendable (SettingsReader, Bool) throws -> DependencyOverrides,
-    storage: @escaping @Sendable (SettingsReader) async throws -> DependencyOverrides
+    clients: @escaping @Sendable (ConfigurationReader, Bool) throws -> DependencyOverrides,
+    storage: @escaping @Sendable (ConfigurationReader) async throws -> DependencyOverrides
   ) {
     self.clients = clients
     self.storage = storage
@@ -41,7 +39,7 @@ public enum TerminalApp {
         return 0
       }
       let options = runnable.clientOptions
-      let settings = SettingsReader(flags: options.flagValues + runnable.storageFlags)
+      let settings = ConfigurationReader(flags: options.flagValues + runnable.storageFlags)
       let clients = try composition.clients(settings, options.offline)
       guard runnable.keepsData else {
         return try await runnable.execute(dependencies: clients)
@@ -49,7 +47,7 @@ public enum TerminalApp {
       let kept: DependencyOverrides
       do {
         kept = try await composition.storage(settings)
-      } catch let error as any SettingsError {
+      } catch let error as any ConfigurationProblem {
         throw error
       } catch {
         throw CommandFailure(message: error.localizedDescription)
@@ -61,7 +59,7 @@ public enum TerminalApp {
     } catch let failure as CommandFailure {
       FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
       return 1
-    } catch let error as any SettingsError {
+    } catch let error as any ConfigurationProblem {
       FileHandle.standardError.write(Data("app-cli: \(error.localizedDescription)\n".utf8))
       return ExitCode.validationFailure.rawValue
     } catch {

@@ -10,7 +10,7 @@ import WebFrontend
 /// The composition root builds what both executables run on.
 struct CompositionTests {
   @Test func aBadVariableOfALiveClientIsAnErrorBeforeAnythingRuns() {
-    let settings = SettingsReader(["WEATHER_FORECAST_BASE_URL": "api.open-meteo.com"])
+    let settings = ConfigurationReader(["WEATHER_FORECAST_BASE_URL": "api.open-meteo.com"])
     for composition in [AppComposition.terminal.clients, AppComposition.server.clients] {
       #expect {
         _ = try composition(settings, false)
@@ -22,14 +22,14 @@ struct CompositionTests {
 
   @Test func offlineNeedsNoServiceSettings() throws {
     // Offline, the live clients' variables are not read: nothing there can stop the app.
-    let settings = SettingsReader(["WEATHER_FORECAST_BASE_URL": "api.open-meteo.com"])
+    let settings = ConfigurationReader(["WEATHER_FORECAST_BASE_URL": "api.open-meteo.com"])
     for composition in [AppComposition.terminal.clients, AppComposition.server.clients] {
       #expect(throws: Never.self) { _ = try composition(settings, true) }
     }
   }
 
   @Test func theTerminalKeepsTheLocalProfilesData() async throws {
-    let settings = SettingsReader(["APP_DATABASE": ":memory:"])
+    let settings = ConfigurationReader(["APP_DATABASE": ":memory:"])
     let kept = try await AppComposition.terminal.storage(settings)
     var values = DependencyValues()
     kept(&values)
@@ -47,11 +47,11 @@ struct CompositionTests {
 
   @Test func theServerSavesSessionsForTheirVisitorOnly() async throws {
     let storage = try await AppComposition.server.openStorage(
-      SettingsReader(["APP_DATABASE": ":memory:"]), .init(label: "test"))
+      ConfigurationReader(["APP_DATABASE": ":memory:"]), .init(label: "test"))
     #expect(storage.description == ":memory:")
     let session = SessionID()
     let visitor = VisitorID()
-    let entry = SessionArchive.Entry(visitor: visitor, revision: 3, state: Data("{}".utf8))
+    let entry = SessionArchive.SavedSession(visitor: visitor, revision: 3, state: Data("{}".utf8))
     try await storage.archive.save(session, entry)
     #expect(try await storage.archive.load(session) == entry)
     try await storage.archive.delete(session)
@@ -62,7 +62,7 @@ struct CompositionTests {
   @Test func anUnreachableDatabaseStopsTheServerWithTheReason() async {
     await #expect {
       _ = try await AppComposition.server.openStorage(
-        SettingsReader(["DATABASE_URL": "mysql://app:s3cret@127.0.0.1/app"]),
+        ConfigurationReader(["DATABASE_URL": "mysql://app:s3cret@127.0.0.1/app"]),
         .init(label: "test"))
     } throws: { error in
       let message = error.localizedDescription

@@ -22,7 +22,7 @@ struct ArchiveWriterTests {
     let written = LockIsolated<[SessionID: [Int]]>([:])
     private let gate = AsyncStream<Void>.makeStream()
 
-    func save(_ entries: [SessionID: SessionArchive.Entry]) async throws {
+    func save(_ entries: [SessionID: SessionArchive.SavedSession]) async throws {
       let isFirst = batches.withValue { batches in
         batches.append(entries.mapValues(\.revision))
         return batches.count == 1

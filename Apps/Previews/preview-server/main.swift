@@ -12,11 +12,13 @@ import EpisodesFeature
 import EpisodesWeb
 import FactClient
 import FactClientOffline
+import FavoriteClient
 import Foundation
 import Logging
 import RandomNumberClient
 import SearchFeature
 import SearchWeb
+import SettingsClient
 import SettingsFeature
 import SettingsWeb
 import WeatherClient
@@ -87,15 +89,18 @@ struct PreviewServer: AsyncParsableCommand {
       return handler
     }
     let app = feature.app
+    let failureRate = favoriteFailureRate
     try await WebServer(
-      app: app,
-      configuration: .init(host: host, port: port, favoriteFailureRate: favoriteFailureRate),
+      app: app, configuration: .init(host: host, port: port),
       logger: Logger(label: "preview-server"), metrics: ServerMetrics(page: app.page),
       archive: .inMemory()
     ) {
+      // Made for each session: its favorites and settings live as long as it does.
       $0.weatherClient = .offline()
       $0.factClient = .offline()
       $0.randomNumberClient = .previewValue
+      $0.favoriteClient = failureRate.map { .simulated(failureRate: $0) } ?? .inMemory()
+      $0.settingsClient = .inMemory()
     }
     .run { url in
       FileHandle.standardOutput.write(

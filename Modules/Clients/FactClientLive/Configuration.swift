@@ -39,7 +39,7 @@ extension FactClient {
     public init(
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
-      try self.init(settings: SettingsReader(environment))
+      try self.init(settings: ConfigurationReader(environment))
     }
 
     /// Reads the configuration from `settings`: the variables above, or the flags that replace
@@ -47,7 +47,7 @@ extension FactClient {
     ///
     /// - Throws: ``ConfigurationError`` naming the first flag or variable that is set but
     ///   invalid.
-    public init(settings environment: SettingsReader) throws(ConfigurationError) {
+    public init(settings environment: ConfigurationReader) throws(ConfigurationError) {
       self.init(
         baseURL: try environment.url("FACT_BASE_URL", default: Self.defaultBaseURL),
         timeout: try environment.timeout("FACT_TIMEOUT_SECONDS", default: Self.defaultTimeout)

@@ -55,7 +55,7 @@ extension RandomNumberClient {
     public init(
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
-      try self.init(settings: SettingsReader(environment))
+      try self.init(settings: ConfigurationReader(environment))
     }
 
     /// Reads the configuration from `settings`: the variables above, or the flags that replace
@@ -63,7 +63,7 @@ extension RandomNumberClient {
     ///
     /// - Throws: ``ConfigurationError`` naming the first flag or variable that is set but
     ///   invalid.
-    public init(settings environment: SettingsReader) throws(ConfigurationError) {
+    public init(settings environment: ConfigurationReader) throws(ConfigurationError) {
       self.init(
         source: try environment.choice("RANDOM_NUMBER_SOURCE", default: Source.system),
         baseURL: try environment.url("RANDOM_NUMBER_BASE_URL", default: Self.defaultBaseURL),

@@ -56,7 +56,7 @@ extension WeatherClient {
     public init(
       environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) {
-      try self.init(settings: SettingsReader(environment))
+      try self.init(settings: ConfigurationReader(environment))
     }
 
     /// Reads the configuration from `settings`: the variables above, or the flags that replace
@@ -64,7 +64,7 @@ extension WeatherClient {
     ///
     /// - Throws: ``ConfigurationError`` naming the first flag or variable that is set but
     ///   invalid.
-    public init(settings environment: SettingsReader) throws(ConfigurationError) {
+    public init(settings environment: ConfigurationReader) throws(ConfigurationError) {
       self.init(
         geocodingBaseURL: try environment.url(
           "WEATHER_GEOCODING_BASE_URL", default: Self.defaultGeocodingBaseURL),

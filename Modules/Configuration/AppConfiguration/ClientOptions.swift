@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// The flags both executables share: where the live services are and how long to wait for them. Each flag replaces an environment variable (see ``variables``), and
-/// both are validated by ``SettingsReader``, so `app-cli` and `app-server` accept the same names
+/// both are validated by ``ConfigurationReader``, so `app-cli` and `app-server` accept the same names
 /// and report a bad value with the same message.
 public struct ClientOptions: ParsableArguments, Sendable {
   @Flag(
@@ -78,8 +78,8 @@ public struct ClientOptions: ParsableArguments, Sendable {
   /// These flags over `environment`.
   public func settings(
     environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> SettingsReader {
-    SettingsReader(environment, flags: flagValues)
+  ) -> ConfigurationReader {
+    ConfigurationReader(environment, flags: flagValues)
   }
 
   /// Checks the flags alone, when the command line is parsed; the environment's values are
@@ -140,7 +140,7 @@ public struct StorageOptions<Owner: StorageOwner>: ParsableArguments, Sendable {
       throw ValidationError("--database and --database-url must not be empty.")
     }
     do {
-      _ = try SettingsReader([:], flags: flagValues).storage()
+      _ = try ConfigurationReader([:], flags: flagValues).storage()
     } catch {
       throw ValidationError(error.localizedDescription)
     }
@@ -157,18 +157,18 @@ public enum StorageSetting: Hashable, Sendable {
 }
 
 /// Two settings given together that exclude each other.
-public struct ConflictingSettingsError: SettingsError, Hashable {
+public struct ConflictingOptionsError: ConfigurationProblem, Hashable {
   public var message: String
   public var errorDescription: String? { message }
 }
 
-extension SettingsReader {
+extension ConfigurationReader {
   /// The storage the settings choose; a PostgreSQL URL together with an SQLite file is refused.
   public func storage() throws -> StorageSetting {
     let path = string("APP_DATABASE")
     guard let url = string("DATABASE_URL") else { return .sqlite(path: path) }
     if path != nil {
-      throw ConflictingSettingsError(
+      throw ConflictingOptionsError(
         message:
           "Both a PostgreSQL URL (--database-url/DATABASE_URL) and an SQLite file (--database/APP_DATABASE) are given; keep one."
       )

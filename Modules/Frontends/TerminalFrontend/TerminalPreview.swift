@@ -25,7 +25,7 @@ public enum TerminalPreview {
     _ root: Root,
     registration: TerminalRegistration<Root>,
     arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-    dependencies: @escaping @Sendable (inout DependencyValues) -> Void,
+    dependencies: @escaping DependencyOverrides,
     initialState: () -> Root.State
   ) async -> Int32 where Root.State: Equatable & Sendable, Root.Action: Sendable {
     let title = registration.tabs.map(\.title).joined(separator: ", ")

@@ -140,8 +140,8 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
   /// Every flag and variable of the server, over `environment`.
   public func settings(
     environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> SettingsReader {
-    SettingsReader(environment, flags: flagValues)
+  ) -> ConfigurationReader {
+    ConfigurationReader(environment, flags: flagValues)
   }
 
   /// Checks the flags alone, when the command line is parsed; the environment's values are
@@ -156,7 +156,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
 
   /// The server's settings, and the log level, read and checked.
   static func serverSettings(
-    _ settings: SettingsReader
+    _ settings: ConfigurationReader
   ) throws -> (configuration: WebServer.Configuration, logLevel: Logger.Level) {
     let logLevel =
       try settings.value(
@@ -197,10 +197,10 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
         reads: .init(burst: 2 * readsPerSecond, perSecond: readsPerSecond),
         ipv6ClientPrefix: try settings.integer(
           "APP_SERVER_IPV6_CLIENT_PREFIX", in: 16...128, expected: "a prefix length in 16...128")
-          ?? 64),
-      favoriteFailureRate: try settings.number(
-        "FAVORITE_FAILURE_RATE", expected: "a number between 0 and 1"
-      ) { (0...1).contains($0) })
+          ?? 64))
+    // The composition reads it (favorites are the app's, not the server's); checked here with the
+    // other flags, so that a bad value stops the server before anything starts.
+    _ = try settings.favoriteFailureRate()
     return (configuration, logLevel)
   }
 
@@ -227,7 +227,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
     } catch {
       FileHandle.standardError.write(Data("app-server: \(error.localizedDescription)\n".utf8))
       // A bad flag or variable is a usage error (64), as when the command line is parsed.
-      return error is any SettingsError
+      return error is any ConfigurationProblem
         ? ExitCode.validationFailure.rawValue : ExitCode.failure.rawValue
     }
   }

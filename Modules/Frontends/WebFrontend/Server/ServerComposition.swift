@@ -1,5 +1,6 @@
 import AppConfiguration
 import ArgumentParser
+import ComposableArchitecture
 import Dependencies
 import Foundation
 import Logging
@@ -14,19 +15,18 @@ public struct ServerComposition: Sendable {
   /// The clients of the services: live ones configured by `settings`, or, when `offline`, the
   /// ones over embedded data. Called once, before the server listens.
   public var clients:
-    @Sendable (_ settings: SettingsReader, _ offline: Bool) throws ->
-      SessionRegistry
-      .DependencyOverrides
+    @Sendable (_ configuration: ConfigurationReader, _ offline: Bool) throws ->
+      DependencyOverrides
   /// Opens where visitors' data and sessions are kept; an error stops the server before it
   /// listens.
   public var openStorage:
-    @Sendable (_ settings: SettingsReader, _ logger: Logger) async throws -> ServerStorage
+    @Sendable (_ configuration: ConfigurationReader, _ logger: Logger) async throws -> ServerStorage
 
   public init(
     app: WebApp,
     clients:
-      @escaping @Sendable (SettingsReader, Bool) throws -> SessionRegistry.DependencyOverrides,
-    openStorage: @escaping @Sendable (SettingsReader, Logger) async throws -> ServerStorage
+      @escaping @Sendable (ConfigurationReader, Bool) throws -> DependencyOverrides,
+    openStorage: @escaping @Sendable (ConfigurationReader, Logger) async throws -> ServerStorage
   ) {
     self.app = app
     self.clients = clients

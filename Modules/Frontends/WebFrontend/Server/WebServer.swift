@@ -1,12 +1,10 @@
 import ComposableArchitecture
 import EpisodesFeature
-import FavoriteClient
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import SettingsClient
 
 /// The web server: the routes of ``WebRoutes`` over a ``SessionRegistry``, with a
 /// ``SessionSweeper``, run until SIGTERM or SIGINT.
@@ -40,10 +38,6 @@ public struct WebServer: Sendable {
     public var idleTimeout: Duration
     /// How often idle sessions are expired and keep-alives sent.
     public var sweepInterval: Duration
-    /// A demonstration of the seed's faults: when set, favorites are saved by the seed's
-    /// simulated service (`FavoriteClient.simulated`: a second's wait, failing this often,
-    /// 0...1, and kept for the session only) instead of the visitor's storage.
-    public var favoriteFailureRate: Double?
 
     /// Creates a configuration.
     public init(
@@ -53,8 +47,7 @@ public struct WebServer: Sendable {
       security: WebSecurity = .init(),
       requestTimeout: Duration = .seconds(10),
       idleTimeout: Duration = .seconds(75),
-      sweepInterval: Duration = .seconds(15),
-      favoriteFailureRate: Double? = nil
+      sweepInterval: Duration = .seconds(15)
     ) {
       self.host = host
       self.port = port
@@ -63,7 +56,6 @@ public struct WebServer: Sendable {
       self.requestTimeout = requestTimeout
       self.idleTimeout = idleTimeout
       self.sweepInterval = sweepInterval
-      self.favoriteFailureRate = favoriteFailureRate
     }
   }
 
@@ -73,7 +65,7 @@ public struct WebServer: Sendable {
   public let configuration: Configuration
   let logger: Logger
   let metrics: ServerMetrics
-  let dependencies: @Sendable (inout DependencyValues) -> Void
+  let dependencies: DependencyOverrides
   let visitorData: SessionRegistry.VisitorData?
   let archive: SessionArchive?
 
@@ -83,8 +75,8 @@ public struct WebServer: Sendable {
   ///   - app: the root feature every session runs, and its web API (``WebApp``).
   ///   - metrics: what `GET /metrics` exposes; the executable also bootstraps swift-metrics with
   ///     its registry, so that the live clients' counters appear there.
-  ///   - visitorData: the clients that keep each visitor's favorites and settings (the
-  ///     executable's storage); without it, each session keeps them in memory for its lifetime.
+  ///   - visitorData: the clients that keep each visitor's data (the executable's storage),
+  ///     applied after `dependencies`; without it, `dependencies` alone.
   ///   - archive: where sessions are saved to survive a restart and move between instances.
   ///   - dependencies: applied to every session's store (live clients, clock, …).
   public init(
@@ -94,7 +86,7 @@ public struct WebServer: Sendable {
     metrics: ServerMetrics = ServerMetrics(),
     visitorData: SessionRegistry.VisitorData? = nil,
     archive: SessionArchive? = nil,
-    dependencies: @escaping @Sendable (inout DependencyValues) -> Void
+    dependencies: @escaping DependencyOverrides
   ) {
     self.app = app
     self.configuration = configuration
@@ -143,28 +135,9 @@ public struct WebServer: Sendable {
   /// - Parameter onStart: called with the local URL once the server listens.
   public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
     try await ListenAddress.check(host: configuration.host, port: configuration.port)
-    let (live, failureRate) = (dependencies, configuration.favoriteFailureRate)
-    // Kept in memory for the session unless the visitor's storage takes over; the simulated
-    // service, when asked for, wins over both.
-    let visitorData = self.visitorData.map { kept in
-      { @Sendable (visitor: VisitorID) -> SessionRegistry.DependencyOverrides in
-        let overrides = kept(visitor)
-        return { values in
-          overrides(&values)
-          if let failureRate { values.favoriteClient = .simulated(failureRate: failureRate) }
-        }
-      }
-    }
     let registry = SessionRegistry(
       app: app, configuration: configuration.sessions, logger: logger, metrics: metrics,
-      visitorData: visitorData,
-      archive: archive,
-      dependencies: { values in
-        values.favoriteClient =
-          failureRate.map { .simulated(failureRate: $0) } ?? .inMemory()
-        values.settingsClient = .inMemory()
-        live(&values)
-      })
+      visitorData: visitorData, archive: archive, dependencies: dependencies)
     let host = configuration.host
     let app = Self.application(
       registry: registry, configuration: configuration, logger: logger,

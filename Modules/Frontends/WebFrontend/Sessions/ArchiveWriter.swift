@@ -70,7 +70,7 @@ final class ArchiveWriter: Sendable {
   /// ignored.
   func enqueue(
     _ id: SessionID, _ entry: Pending,
-    save: @escaping @Sendable ([SessionID: SessionArchive.Entry]) async throws -> Void
+    save: @escaping @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Void
   ) {
     var entry = entry
     let startsWriting = state.withLock { state -> Bool in
@@ -111,15 +111,15 @@ final class ArchiveWriter: Sendable {
   /// Writes what waits, one batch at a time, until nothing does; a failed batch waits with what
   /// came since and is tried again after a pause.
   private func write(
-    with save: @Sendable ([SessionID: SessionArchive.Entry]) async throws -> Void
+    with save: @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Void
   ) async {
     var delay = Self.firstRetryDelay
     while let batch = nextBatch() {
-      var entries: [SessionID: SessionArchive.Entry] = [:]
+      var entries: [SessionID: SessionArchive.SavedSession] = [:]
       entries.reserveCapacity(batch.count)
       for (id, pending) in batch {
         do {
-          entries[id] = SessionArchive.Entry(
+          entries[id] = SessionArchive.SavedSession(
             visitor: pending.visitor, revision: pending.revision,
             state: try pending.kept.encode())
         } catch {

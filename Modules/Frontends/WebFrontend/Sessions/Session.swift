@@ -89,7 +89,7 @@ final class Session: Sendable {
     archive: (SessionArchive, VisitorID)? = nil,
     logger: Logger = Logger(label: "web-frontend.sessions"),
     app: WebApp,
-    dependencies: @escaping @Sendable (inout DependencyValues) -> Void
+    dependencies: @escaping DependencyOverrides
   ) {
     self.id = id
     self.network = network

@@ -16,8 +16,9 @@ import Synchronization
 /// The executable provides the storage (`app-server` uses the same database as favorites and
 /// settings); ``inMemory()`` serves tests.
 public struct SessionArchive: Sendable {
-  /// One saved session.
-  public struct Entry: Equatable, Sendable {
+  /// One saved session (a row of the storage's `session` table; `LiveStorage.SavedSession` on the
+  /// storage's side of the composition).
+  public struct SavedSession: Equatable, Sendable {
     /// Whose session it is: only a request with this visitor cookie resumes it.
     public var visitor: VisitorID
     /// The revision the state had when saved.
@@ -32,11 +33,11 @@ public struct SessionArchive: Sendable {
     }
   }
 
-  /// The entry saved for a session id, if any.
-  public var load: @Sendable (_ session: SessionID) async throws -> Entry?
-  /// Saves entries of several sessions in one transaction, each unless a newer revision of its
+  /// The session saved under an id, if any.
+  public var load: @Sendable (_ session: SessionID) async throws -> SavedSession?
+  /// Saves several sessions in one transaction, each unless a newer revision of its
   /// session is saved already.
-  public var save: @Sendable (_ entries: [SessionID: Entry]) async throws -> Void
+  public var save: @Sendable (_ sessions: [SessionID: SavedSession]) async throws -> Void
   /// Forgets a session (the visitor ended it, or it expired).
   public var delete: @Sendable (_ session: SessionID) async throws -> Void
   /// Forgets every session saved before a date; returns how many.
@@ -48,8 +49,8 @@ public struct SessionArchive: Sendable {
   let writer = ArchiveWriter()
 
   public init(
-    load: @escaping @Sendable (SessionID) async throws -> Entry?,
-    save: @escaping @Sendable ([SessionID: Entry]) async throws -> Void,
+    load: @escaping @Sendable (SessionID) async throws -> SavedSession?,
+    save: @escaping @Sendable ([SessionID: SavedSession]) async throws -> Void,
     delete: @escaping @Sendable (SessionID) async throws -> Void,
     prune: @escaping @Sendable (Date) async throws -> Int,
     quarantine: (@Sendable (SessionID, String) async throws -> Void)? = nil
@@ -61,15 +62,15 @@ public struct SessionArchive: Sendable {
     self.quarantine = quarantine ?? { id, _ in try await delete(id) }
   }
 
-  /// Saves one session's entry, unless a newer revision of it is saved already.
-  public func save(_ session: SessionID, _ entry: Entry) async throws {
-    try await save([session: entry])
+  /// Saves one session, unless a newer revision of it is saved already.
+  public func save(_ id: SessionID, _ session: SavedSession) async throws {
+    try await save([id: session])
   }
 
   /// An archive in this process's memory: what a restart of the registry (not of the process)
   /// resumes from. For tests.
   public static func inMemory() -> SessionArchive {
-    let entries = Mutex<[SessionID: (entry: Entry, savedAt: Date)]>([:])
+    let entries = Mutex<[SessionID: (entry: SavedSession, savedAt: Date)]>([:])
     return SessionArchive(
       load: { id in entries.withLock { $0[id]?.entry } },
       save: { batch in

@@ -29,7 +29,6 @@ public final class SessionRegistry: Sendable {
   /// The clients that keep one visitor's data (favorites, settings), given the visitor's id; the
   /// executable provides them, as it is the one that links a storage.
   public typealias VisitorData = @Sendable (_ visitor: VisitorID) -> DependencyOverrides
-  public typealias DependencyOverrides = @Sendable (inout DependencyValues) -> Void
 
   /// The limits of the registry.
   public struct Configuration: Equatable, Sendable {
@@ -222,7 +221,7 @@ public final class SessionRegistry: Sendable {
     _ now: ContinuousClock.Instant, logger: Logger
   ) async -> Resumption {
     defer { table.withLock { _ = $0.resuming.removeValue(forKey: id) } }
-    let entry: SessionArchive.Entry?
+    let entry: SessionArchive.SavedSession?
     do {
       entry = try await archive.load(id)
     } catch {

@@ -24,8 +24,7 @@ public struct WebApp: Sendable {
   public let page: WebPage
   let decodeAction: @Sendable (ByteBufferView) throws(DecodingFailure) -> UserAction
   let readSaved: @Sendable (Data) throws -> SavedState
-  let makeDriver:
-    @Sendable (_ dependencies: @escaping SessionRegistry.DependencyOverrides) -> any SessionDriver
+  let makeDriver: @Sendable (_ dependencies: @escaping DependencyOverrides) -> any SessionDriver
 
   /// The app of `root`.
   ///
@@ -152,7 +151,7 @@ where Root.State: Sendable, Root.Action: Sendable {
     root: Root, initialState: @Sendable () -> Root.State, api: WebAPI<Root>,
     start: Root.Action?, kept: @escaping @Sendable (Root.State) -> Kept,
     restore: (@Sendable (Kept) -> Root.Action)?,
-    dependencies: @escaping SessionRegistry.DependencyOverrides
+    dependencies: @escaping DependencyOverrides
   ) {
     // The initial state is made with the session's dependencies (`StoreActor` builds it in
     // them), and the hook runs once.

@@ -30,8 +30,8 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 ///   offline clients, front ends and adapters — never on a live client, the live plumbing or the
 ///   composition root;
 /// - a front end's core (`Modules/Frontends/<Name>`) knows no feature: it depends on the runtime
-///   and the configuration module only (a core listed in `frontEndsUsingClientInterfaces` on
-///   client interfaces too);
+///   and the configuration module only (not even a client interface: the executable hands it
+///   every client its sessions use);
 /// - an adapter (`Modules/Frontends/Adapters/…`) depends on the runtime, front-end cores, other
 ///   adapters, features, client interfaces and the configuration module;
 /// - a feature depends on the runtime, client interfaces and, where allowed, other features:
@@ -47,20 +47,14 @@ public struct BoundaryRules: Sendable {
   /// Feature-to-feature edges that are allowed: the key may depend on each feature in its value.
   /// `"*"` means any feature.
   public var allowedFeatureDependencies: [String: Set<String>]
-  /// Front-end cores that may depend on client interfaces: the web front end gives every session
-  /// in-memory favorites and settings unless the executable's storage keeps them (and the
-  /// simulated favorites service when asked for).
-  public var frontEndsUsingClientInterfaces: Set<String>
 
   public init(
     allowedFeatureDependencies: [String: Set<String>] = [
       "AppFeature": ["*"],
       "EpisodesFeature": ["FavoritingFeature"],
-    ],
-    frontEndsUsingClientInterfaces: Set<String> = ["WebFrontend"]
+    ]
   ) {
     self.allowedFeatureDependencies = allowedFeatureDependencies
-    self.frontEndsUsingClientInterfaces = frontEndsUsingClientInterfaces
   }
 
   /// Every edge of `graph` that breaks a rule, in the order of the manifest.
@@ -185,8 +179,6 @@ public struct BoundaryRules: Sendable {
     case .frontend:
       switch destinationKind {
       case .runtime, .configuration, .other:
-        return nil
-      case .clientInterface where frontEndsUsingClientInterfaces.contains(source):
         return nil
       default:
         return "a front end knows no feature: it may depend only on the runtime and the "

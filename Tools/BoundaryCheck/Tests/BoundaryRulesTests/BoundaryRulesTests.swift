@@ -127,6 +127,15 @@ struct BoundaryRulesTests {
       ]
     ),
     (
+      // The executable hands the front end every client its sessions use, in-memory ones
+      // included: the core names no client.
+      "frontend-depends-on-client-interface",
+      [
+        "TerminalFrontend -> FactClient: a front end knows no feature: it may depend only on the "
+          + "runtime and the configuration module (not on a client interface)"
+      ]
+    ),
+    (
       "adapter-depends-on-offline",
       [
         "SearchTerminal -> WeatherClientOffline: only the composition root, tools and tests may "

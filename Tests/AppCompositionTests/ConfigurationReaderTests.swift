@@ -7,7 +7,7 @@ import Testing
 @testable import WebFrontend
 
 /// Flags over environment over defaults, and one message for a bad value wherever it came from.
-struct SettingsTests {
+struct ConfigurationReaderTests {
   @Test func aFlagWinsOverItsVariable() throws {
     let options = try ClientOptions.parse(["--fact-url", "http://flag.test"])
     let settings = options.settings(environment: [
@@ -35,7 +35,7 @@ struct SettingsTests {
   }
 
   @Test func aBadVariableIsNamedWithItsValue() {
-    let settings = SettingsReader(["HTTP_TIMEOUT_SECONDS": "soon"])
+    let settings = ConfigurationReader(["HTTP_TIMEOUT_SECONDS": "soon"])
     #expect(
       throws: ConfigurationError(
         name: "HTTP_TIMEOUT_SECONDS", value: "soon",
@@ -62,7 +62,7 @@ struct SettingsTests {
   }
 
   @Test func emptyVariablesAreUnset() throws {
-    let settings = SettingsReader(["APP_SERVER_HOST": "  ", "LOG_LEVEL": ""])
+    let settings = ConfigurationReader(["APP_SERVER_HOST": "  ", "LOG_LEVEL": ""])
     #expect(settings.string("APP_SERVER_HOST") == nil)
     let (configuration, level) = try ServerCommand.serverSettings(settings)
     #expect(configuration.host == "127.0.0.1")
@@ -81,7 +81,7 @@ struct SettingsTests {
   ])
   func aBadServerVariableStopsTheServer(variable: String, value: String, expected: String) {
     #expect {
-      _ = try ServerCommand.serverSettings(SettingsReader([variable: value]))
+      _ = try ServerCommand.serverSettings(ConfigurationReader([variable: value]))
     } throws: { error in
       let error = error as? ConfigurationError
       return error?.name == variable && error?.value == value
@@ -114,8 +114,8 @@ struct SettingsTests {
   }
 
   @Test func aDatabaseURLAndAFileAreNotBothTaken() throws {
-    #expect(throws: ConflictingSettingsError.self) {
-      try SettingsReader(["DATABASE_URL": "postgres://a@b/c", "APP_DATABASE": "x.sqlite"])
+    #expect(throws: ConflictingOptionsError.self) {
+      try ConfigurationReader(["DATABASE_URL": "postgres://a@b/c", "APP_DATABASE": "x.sqlite"])
         .storage()
     }
     #expect(throws: (any Error).self) {
@@ -123,9 +123,9 @@ struct SettingsTests {
         "--database", "x.sqlite", "--database-url", "postgres://a@b/c",
       ])
     }
-    #expect(try SettingsReader([:]).storage() == .sqlite(path: nil))
+    #expect(try ConfigurationReader([:]).storage() == .sqlite(path: nil))
     #expect(
-      try SettingsReader(
+      try ConfigurationReader(
         [:], flags: StorageOptions<ServerCommand>.parse(["--database", ":memory:"]).flagValues
       ).storage() == .sqlite(path: ":memory:"))
   }

@@ -3,7 +3,7 @@ import Foundation
 
 /// A flag or an environment variable that stops an executable before it starts: a usage error,
 /// reported in one line with exit status 64 by both executables.
-public protocol SettingsError: LocalizedError, Sendable {}
+public protocol ConfigurationProblem: LocalizedError, Sendable {}
 
 /// A setting — a flag or an environment variable — whose value cannot be used.
 ///
@@ -13,7 +13,7 @@ public protocol SettingsError: LocalizedError, Sendable {}
 /// --timeout="soon" is not valid: expected a positive number of seconds, e.g. 10 or 0.5
 /// APP_SERVER_PORT="70000" is not valid: expected a port in 0...65535
 /// ```
-public struct ConfigurationError: SettingsError, Hashable, CustomStringConvertible {
+public struct ConfigurationError: ConfigurationProblem, Hashable, CustomStringConvertible {
   /// The flag (`--timeout`) or variable (`HTTP_TIMEOUT_SECONDS`) the value came from.
   public var name: String
   /// The value it had.
@@ -62,10 +62,10 @@ public struct FlagValue: Hashable, Sendable {
 /// the environment's, so they win; `DATABASE_URL` is marked secret there.
 ///
 /// ```swift
-/// let settings = SettingsReader(flags: [FlagValue(flag: "--fact-url", variables: ["FACT_BASE_URL"], value: "http://127.0.0.1:8080")])
+/// let settings = ConfigurationReader(flags: [FlagValue(flag: "--fact-url", variables: ["FACT_BASE_URL"], value: "http://127.0.0.1:8080")])
 /// let baseURL = try settings.url("FACT_BASE_URL", default: URL(string: "http://number-trivia.com")!)
 /// ```
-public struct SettingsReader: Sendable {
+public struct ConfigurationReader: Sendable {
   /// The flag that stands for each variable.
   private let flagsByVariable: [String: FlagValue]
   private let reader: ConfigReader
@@ -227,5 +227,16 @@ public enum HTTPBaseURL {
       let url = components.url
     else { return nil }
     return url
+  }
+}
+
+extension ConfigurationReader {
+  /// `FAVORITE_FAILURE_RATE` (`--favorite-failure-rate`), a demonstration of the seed's faults:
+  /// when set, favorites are saved by the seed's simulated service (a second's wait, failing this
+  /// often, kept for the session only) instead of the visitor's storage.
+  public func favoriteFailureRate() throws(ConfigurationError) -> Double? {
+    try number("FAVORITE_FAILURE_RATE", expected: "a number between 0 and 1") {
+      (0...1).contains($0)
+    }
   }
 }

@@ -49,6 +49,17 @@ func adapter(
   )
 }
 
+// MARK: - Previews
+
+/// What the terminal previews link besides the runtime: the front end's core, each feature with its
+/// screen, their client interfaces and offline clients. Apps/Previews/Package.swift names the same.
+let previewModules = [
+  "TerminalFrontend", "CounterTerminal", "CounterFeature", "FactClient", "FactClientOffline",
+  "RandomNumberClient", "SearchTerminal", "SearchFeature", "WeatherClient", "WeatherClientOffline",
+  "SettingsTerminal", "SettingsFeature", "SettingsClient", "EpisodesTerminal", "EpisodesFeature",
+  "FavoriteClient",
+]
+
 // MARK: - Package
 
 let package = Package(
@@ -56,7 +67,11 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"])
-  ],
+  ]
+    // The modules the feature previews link, each a library: the previews' own package
+    // (Apps/Previews/Package.swift) builds them from a package graph without the server's and the
+    // storage's packages, which is what keeps its edit loop short.
+    + previewModules.map { .library(name: $0, targets: [$0]) },
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),

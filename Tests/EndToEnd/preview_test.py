@@ -1,7 +1,9 @@
 """End-to-end tests of the feature previews: each built binary run in a real pseudo-terminal
 through tmux, its screen read back, its keys pressed; its command line; and what it links (none of
-the server's or the storage's libraries, which the app's executables do link)."""
+the server's or the storage's libraries, which the app's executables do link). The previews' own
+package (Apps/Previews) is built too, and must declare what the root package declares."""
 
+import json
 import pathlib
 import subprocess
 import sys
@@ -157,6 +159,47 @@ def test_previews_link_neither_the_server_nor_the_storage():
     assert linked_modules(BIN / "app-server") == set(SERVER_AND_STORAGE)
     for preview in PREVIEWS:
         assert linked_modules(BIN / preview) == set(), (preview, linked_modules(BIN / preview))
+
+
+def declared_previews(package_path):
+    """Each terminal preview the manifest at `package_path` declares: {name: (path, {module})}."""
+    manifest = json.loads(subprocess.run(
+        ["swift", "package", "--package-path", str(package_path), "dump-package"],
+        capture_output=True, text=True, check=True).stdout)
+    previews = {}
+    for target in manifest["targets"]:
+        if target["name"] not in PREVIEWS:
+            continue
+        modules = set()
+        for dependency in target["dependencies"]:
+            (kind, value), = dependency.items()
+            modules.add(value[0])  # byName: [name, condition]; product: [name, package, …]
+        path = (pathlib.Path(package_path) / target["path"]).resolve()
+        previews[target["name"]] = (path, modules)
+    return previews
+
+
+def test_the_previews_package_declares_what_the_root_package_declares():
+    root = declared_previews(ROOT)
+    own = declared_previews(ROOT / "Apps" / "Previews")
+    assert set(root) == set(PREVIEWS), root
+    assert own == root, f"Apps/Previews/Package.swift differs from Package.swift:\n{own}\n{root}"
+
+
+def test_the_previews_package_builds_them_without_the_server_or_the_storage():
+    package = ROOT / "Apps" / "Previews"
+    build = subprocess.run(["swift", "build", "--package-path", str(package)],
+                           capture_output=True, text=True, timeout=1800)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    # Its graph holds none of the server's or the storage's packages: they are never checked out.
+    checkouts = {path.name for path in (package / ".build" / "checkouts").iterdir()}
+    for server_or_storage in ["hummingbird", "swift-nio", "postgres-nio", "GRDB.swift"]:
+        assert server_or_storage not in checkouts, checkouts
+    binary = package / ".build" / "debug" / "counter-preview"
+    result = subprocess.run([str(binary)], capture_output=True, text=True, timeout=60,
+                            stdin=subprocess.DEVNULL)
+    assert "Counter 1   count: 0" in result.stdout, result
+    assert linked_modules(binary) == set(), linked_modules(binary)
 
 
 def main():

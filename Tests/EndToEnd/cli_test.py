@@ -11,10 +11,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import zoneinfo
 
 import fixture_upstream
+import runner
 import terminal
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -470,20 +470,10 @@ def test_server_names_an_address_in_use(base):
 def main():
     ensure_binary()
     server, base = fixture_upstream.start()
-    tests = [value for name, value in globals().items() if name.startswith("test_")]
-    passed = failed = 0
-    for test in tests:
-        try:
-            test(base)
-            passed += 1
-            print(f"PASS {test.__name__}")
-        except Exception:
-            failed += 1
-            print(f"FAIL {test.__name__}")
-            traceback.print_exc()
-    server.shutdown()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    try:
+        return runner.run_tests(globals(), base)
+    finally:
+        server.shutdown()
 
 
 if __name__ == "__main__":

@@ -14,12 +14,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+import runner
 from web_browser_test import make_driver
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -261,20 +261,8 @@ def test_it_links_the_web_front_end_but_neither_storage_nor_the_apps_composition
 
 def main():
     ensure_binary()
-    tests = [value for name, value in globals().items() if name.startswith("test_")]
-    passed = failed = 0
-    for test in tests:
-        try:
-            test()
-            passed += 1
-            print(f"PASS {test.__name__}", flush=True)
-        except Exception:
-            failed += 1
-            print(f"FAIL {test.__name__}", flush=True)
-            traceback.print_exc()
-    print(f"screenshots in {SHOTS}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"screenshots go to {SHOTS}", flush=True)
+    return runner.run_tests(globals())
 
 
 if __name__ == "__main__":

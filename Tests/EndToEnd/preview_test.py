@@ -7,8 +7,8 @@ import json
 import pathlib
 import subprocess
 import sys
-import traceback
 
+import runner
 import terminal
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -204,19 +204,7 @@ def test_the_previews_package_builds_them_without_the_server_or_the_storage():
 
 def main():
     ensure_binaries()
-    tests = [value for name, value in globals().items() if name.startswith("test_")]
-    passed = failed = 0
-    for test in tests:
-        try:
-            test()
-            passed += 1
-            print(f"PASS {test.__name__}")
-        except Exception:
-            failed += 1
-            print(f"FAIL {test.__name__}")
-            traceback.print_exc()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return runner.run_tests(globals())
 
 
 if __name__ == "__main__":

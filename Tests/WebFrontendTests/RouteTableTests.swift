@@ -62,6 +62,9 @@ struct RouteTableTests {
     let html = String(decoding: try #require(page.files["/"]).bytes, as: UTF8.self)
     #expect(html.contains("<title>A &quot;quoted&quot; &lt;title&gt;</title>"))
     #expect(html.contains(#"aria-label="Tally &lt;b&gt;&amp;&lt;/b&gt;""#))
+    // One section: no tab bar, and no line left where it would be.
+    #expect(!html.contains("<nav") && !html.contains("{{"))
+    #expect(!html.contains("\n  \n"), "a blank line is left where the tab bar would be")
   }
 
   @Test func everyRouteAnswersItsMethodsAndRefusesOthersWith405() async throws {

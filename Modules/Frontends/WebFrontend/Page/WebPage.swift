@@ -86,8 +86,15 @@ public struct WebPage: Sendable {
     for marker in ["{{title}}", "{{tabs}}", "{{sections}}"] {
       precondition(template.contains(marker), "WebFrontend: Public/index.html lacks \(marker)")
     }
+    // Without tabs, the marker's line goes altogether.
+    let frame =
+      tabbed
+      ? template
+      : template.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { $0.trimmingCharacters(in: .whitespaces) != "{{tabs}}" }
+        .joined(separator: "\n")
     return
-      template
+      frame
       .replacingOccurrences(of: "{{title}}", with: escaped(title))
       .replacingOccurrences(of: "{{tabs}}", with: tabs)
       .replacingOccurrences(of: "{{sections}}", with: markup)

@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 import runner
-from web_browser_test import make_driver
+from web_browser_test import make_driver, page_state as state
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = ROOT / ".build" / "debug" / "preview-server"
@@ -202,12 +202,6 @@ def test_episodes_alone_favorites_and_pushes_screens_with_addresses_of_their_own
         wait(driver, lambda: by_id(driver, "episode-screen").is_displayed()
              and by_id(driver, "screen-title").text == title, "the linked screen")
     run_in_browser("episodes", check, "--favorite-failure-rate", "0")
-
-
-def state(driver):
-    return json.loads(driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "fetch('/api/session/state').then(r => r.text()).then(done);"))["state"]
 
 
 def test_a_preview_serves_its_feature_and_nothing_of_the_others():

@@ -18,18 +18,25 @@ public struct PageFile: Sendable {
   /// A strong validator of `bytes`: a hash of the content, quoted.
   public let etag: String
 
+  /// The content type of an HTML document: the page itself.
+  static let html = "text/html; charset=utf-8"
+
   /// The content type of each kind of file a page is made of.
   static let contentTypes = [
-    "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+    "html": html, "js": "text/javascript; charset=utf-8",
     "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
   ]
 
+  /// The content type of the file `name`, by its extension; nil for a kind of file a page is not
+  /// made of (the content type would be a guess).
+  static func contentType(of name: String) -> String? {
+    name.split(separator: ".").last.flatMap { contentTypes[String($0)] }
+  }
+
   /// The file `name` (`counters.js`) with `bytes`, served at `/name`; nil for a kind of file a
-  /// page is not made of (the content type would be a guess).
+  /// page is not made of.
   public init?(name: String, bytes: [UInt8]) {
-    guard let kind = name.split(separator: ".").last,
-      let contentType = Self.contentTypes[String(kind)]
-    else { return nil }
+    guard let contentType = Self.contentType(of: name) else { return nil }
     self.init(path: "/" + name, contentType: contentType, bytes: bytes)
   }
 
@@ -52,7 +59,7 @@ public struct PageFile: Sendable {
     var files: [String: [UInt8]] = [:]
     for name in names.sorted() where !name.hasPrefix(".") {
       guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(name).path),
-        contentTypes[String(name.split(separator: ".").last ?? "")] != nil
+        contentType(of: name) != nil
       else {
         fatalError(
           "\(owner): \(folder)/\(name) cannot be served: not a page file (html, js, css, svg)")
@@ -68,7 +75,7 @@ public struct PageFile: Sendable {
     var headers: HTTPFields = [
       .contentType: contentType, .eTag: etag, .cacheControl: "no-cache",
     ]
-    if contentType.hasPrefix("text/html") {
+    if contentType == Self.html {
       headers[.contentSecurityPolicy] = WebPage.contentSecurityPolicy
     }
     let tags = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }

@@ -31,6 +31,11 @@ public struct WebPage: Sendable {
   public init(title: String, sections: [PageSection]) {
     self.title = title
     self.sections = sections
+    for (index, section) in sections.enumerated() {
+      precondition(
+        !sections[..<index].contains { $0.id == section.id },
+        "two sections are called \(section.id)")
+    }
     var frame = Self.frame
     guard let template = frame.removeValue(forKey: "index.html") else {
       fatalError("WebFrontend: Public/index.html, the page's frame, is missing")
@@ -49,14 +54,11 @@ public struct WebPage: Sendable {
     }
     for (name, bytes) in frame { add(name, bytes, owner: "the frame") }
     for section in sections {
-      precondition(owners[section.id + ".html"] == nil, "two sections are called \(section.id)")
-      owners[section.id + ".html"] = "section '\(section.id)'"
       for (name, bytes) in section.files { add(name, bytes, owner: "section '\(section.id)'") }
     }
     let document = Self.document(
       String(decoding: template, as: UTF8.self), title: title, sections: sections)
-    files["/"] = PageFile(
-      path: "/", contentType: "text/html; charset=utf-8", bytes: Array(document.utf8))
+    files["/"] = PageFile(path: "/", contentType: PageFile.html, bytes: Array(document.utf8))
     self.files = files
   }
 

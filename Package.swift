@@ -208,6 +208,12 @@ let package = Package(
       dependencies: [.product(name: "Metrics", package: "swift-metrics")],
       path: "Modules/Clients/LiveHTTP"
     ),
+    // Writes a recorded session as a TestStore test (record-to-test); Foundation and the runtime.
+    .target(
+      name: "SessionTestWriter",
+      dependencies: ["ComposableArchitecture"],
+      path: "Modules/Support/SessionTestWriter"
+    ),
     // Test support: a real HTTP/1.1 server on 127.0.0.1 serving canned responses.
     .target(
       name: "FixtureServer",
@@ -246,7 +252,8 @@ let package = Package(
       name: "AppFeature",
       dependencies: [
         "ComposableArchitecture", "CounterFeature", "EpisodesFeature", "SearchFeature",
-        "SettingsFeature",
+        "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient", "SettingsClient",
+        "WeatherClient",
       ],
       path: "Modules/Features/AppFeature"
     ),
@@ -555,6 +562,18 @@ let package = Package(
       name: "AppFeatureTests",
       dependencies: ["AppFeature", "FavoriteClient", "SettingsClient"],
       path: "Tests/AppFeatureTests"
+    ),
+    // Recording a session and writing it as a test; the committed sample record and the test
+    // written from it (Generated/), which CI writes again and compares.
+    .testTarget(
+      name: "RecordingTests",
+      dependencies: [
+        "AppFeature", "SessionTestWriter", "CounterFeature", "EpisodesFeature", "FavoritingFeature",
+        "SearchFeature", "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient",
+        "SettingsClient", "WeatherClient",
+      ],
+      path: "Tests/RecordingTests",
+      resources: [.copy("Records")]
     ),
     .testTarget(
       name: "TerminalFrontendTests",

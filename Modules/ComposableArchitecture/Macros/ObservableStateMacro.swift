@@ -20,6 +20,7 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
     }
     guard declaration.is(StructDeclSyntax.self) else { return [] }
     return [
+      fieldNames(declaration),
       "var _$observationRegistrar = ComposableArchitecture.ObservationStateRegistrar()",
       """
       public var _$id: ComposableArchitecture.ObservableStateID {
@@ -32,6 +33,23 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
       }
       """,
     ]
+  }
+
+  /// `_$fieldName(of:)`: the name of each tracked field's key path, which a recorded binding
+  /// action is written with (`.set(\.displayName, "Ann")`).
+  private static func fieldNames(_ declaration: some DeclGroupSyntax) -> DeclSyntax {
+    let names = declaration.memberBlock.members.compactMap { member -> String? in
+      guard let variable = member.decl.as(VariableDeclSyntax.self), isTrackable(variable),
+        let identifier = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
+      else { return nil }
+      return identifier.identifier.text
+    }
+    let checks = names.map { "if keyPath == \\Self.\($0) as AnyKeyPath { return \"\($0)\" }" }
+    return """
+      public static func _$fieldName(of keyPath: AnyKeyPath) -> String? {
+        \(raw: (checks + ["return nil"]).joined(separator: "\n"))
+      }
+      """
   }
 
   /// `_$id` and `_$willModify()` of an enum state: the case's tag over its payload's identity.

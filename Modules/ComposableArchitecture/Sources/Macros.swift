@@ -68,7 +68,9 @@ extension _SynthesizedConformance {
 /// }
 /// ```
 @attached(extension, conformances: Observable, ObservableState)
-@attached(member, names: named(_$id), named(_$observationRegistrar), named(_$willModify))
+@attached(
+  member, names: named(_$id), named(_$observationRegistrar), named(_$willModify),
+  named(_$fieldName))
 @attached(memberAttribute)
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")

@@ -456,6 +456,11 @@ final class CancellationRegistry: Sendable {
     }
   }
 
+  /// How many effects are running.
+  var runningCount: Int {
+    state.withLock { $0.running.count }
+  }
+
   /// Cancels every running effect.
   @usableFromInline
   func cancelAll() {

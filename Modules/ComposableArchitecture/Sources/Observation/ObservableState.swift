@@ -23,6 +23,12 @@ public protocol ObservableState: Observable {
   var _$id: ObservableStateID { get }
   /// Gives the value a new identity: it is about to be modified in place.
   mutating func _$willModify()
+  /// The name of the stored field `keyPath` leads to, for recorded binding actions.
+  static func _$fieldName(of keyPath: AnyKeyPath) -> String?
+}
+
+extension ObservableState {
+  public static func _$fieldName(of keyPath: AnyKeyPath) -> String? { nil }
 }
 
 /// The identity of an ``ObservableState`` value for observation.

@@ -43,7 +43,7 @@ final class SharedChangeTracker: @unchecked Sendable {
     return Array(found.values)
   }
 
-  private static func forEachRoot(
+  static func forEachRoot(
     in value: Any, depth: Int, visited: inout Set<ObjectIdentifier>,
     _ body: (_SharedRootBase) -> Void
   ) {

@@ -30,8 +30,14 @@ final class RootCore<State, Action>: @unchecked Sendable {
     didSet {
       installsDependencies = true
       resolved = Self.resolve(resolveReducer, with: dependencies)
+      if let recording { resolved = Self.recording(resolved, into: recording) }
     }
   }
+  /// The recording in progress, if any: while there is one, `resolved` also records each step
+  /// (see ``startRecording(limit:dependencies:)``). `nil` costs the send path nothing.
+  @usableFromInline @exclusivity(unchecked) var recording: _CoreRecorder<State, Action>?
+  /// The dependencies and their installation before recording replaced them.
+  var beforeRecording: (dependencies: DependencyValues, installs: Bool)?
   @usableFromInline let registry = CancellationRegistry()
   /// How effect tasks get back to the core's executor.
   @usableFromInline let executor: any _CoreExecutor
@@ -48,11 +54,14 @@ final class RootCore<State, Action>: @unchecked Sendable {
   struct Pending {
     @usableFromInline let action: Action
     @usableFromInline let tasks: EffectTaskList
+    /// Whether it was sent from outside (during another send), not by an effect.
+    @usableFromInline let isFromOutside: Bool
 
     @inlinable
-    init(action: Action, tasks: EffectTaskList) {
+    init(action: Action, tasks: EffectTaskList, isFromOutside: Bool = false) {
       self.action = action
       self.tasks = tasks
+      self.isFromOutside = isFromOutside
     }
   }
 
@@ -82,6 +91,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   }
 
   deinit {
+    recording?.stop(0)
     registry.cancelAll()
     for observer in observers {
       observer.finish()
@@ -120,6 +130,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
       return
     }
     isSending = true
+    if let recording { recording.nextOrigin = .effect }
     _ = withStoreDependencies { process(action, tasks: tasks) }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
@@ -130,7 +141,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   @usableFromInline
   func enqueueReentrant(_ action: Action) -> StoreTask {
     let tasks = EffectTaskList()
-    buffer.append(Pending(action: action, tasks: tasks))
+    buffer.append(Pending(action: action, tasks: tasks, isFromOutside: true))
     return StoreTask(tasks)
   }
 
@@ -164,10 +175,75 @@ final class RootCore<State, Action>: @unchecked Sendable {
     while index < buffer.count {
       let pending = buffer[index]
       index += 1
+      if let recording { recording.nextOrigin = pending.isFromOutside ? .user : .effect }
       let effect = resolved.run(&state, pending.action)
       if !effect.isNone { start(effect, tasks: pending.tasks) }
     }
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  // MARK: Recording
+
+  /// Starts recording the session (stopping a recording in progress): the recorded feature's
+  /// state now, then its every step, with the dependencies wrapped so that their answers are
+  /// kept. `state` and `action` pick the recorded feature out of the root (the root itself by
+  /// default).
+  func startRecording<Child, ChildAction>(
+    state toChild: @escaping (State) -> Child,
+    action extract: @escaping (Action) -> ChildAction?,
+    limit: Int, dependencies prepare: (inout DependencyValues, DependencyTape) -> Void
+  ) -> SessionRecording<Child, ChildAction> {
+    stopRecording()
+    let recording = SessionRecording<Child, ChildAction>(
+      initialState: toChild(state), limit: limit)
+    let original = dependencies
+    let tape = recording.tape
+    var recorded = original
+    // Read when called, not now: a dependency the session never uses is never read.
+    recorded.uuid = UUIDGenerator { tape.record("uuid") { original.uuid() } }
+    recorded.date = DateGenerator { tape.record("date") { original.date.now } }
+    recorded.continuousClock = _RecordingClock(base: { original.continuousClock }, tape: tape)
+    prepare(&recorded, tape)
+    beforeRecording = (original, installsDependencies)
+    self.recording = _CoreRecorder(
+      tape: tape,
+      record: { action, state, origin in
+        guard let child = extract(action) else { return false }
+        recording.append(child, state: toChild(state), origin: origin)
+        return true
+      },
+      stop: { effectsInFlight in
+        recording.isStopped = true
+        recording.effectsInFlightAtStop = effectsInFlight
+      })
+    dependencies = recorded
+    return recording
+  }
+
+  /// Stops the recording in progress and puts the store's own dependencies back.
+  func stopRecording() {
+    guard let recording else { return }
+    recording.stop(registry.runningCount)
+    self.recording = nil
+    if let (original, installs) = beforeRecording {
+      beforeRecording = nil
+      dependencies = original
+      installsDependencies = installs
+    }
+  }
+
+  /// `resolved`, also recording each step.
+  static func recording(
+    _ resolved: _ResolvedReducer<State, Action>, into recorder: _CoreRecorder<State, Action>
+  ) -> _ResolvedReducer<State, Action> {
+    _ResolvedReducer { state, action in
+      let effect = resolved.run(&state, action)
+      let origin = recorder.nextOrigin
+      recorder.nextOrigin = .user
+      // What a reducer outside the recorded feature sends it comes from outside it.
+      recorder.sendsAreFromOutside = !recorder.record(action, state, origin)
+      return effect
+    }
   }
 
   // MARK: Effects
@@ -183,7 +259,9 @@ final class RootCore<State, Action>: @unchecked Sendable {
     case .none:
       return
     case .send(let action):
-      buffer.append(Pending(action: action, tasks: tasks))
+      buffer.append(
+        Pending(
+          action: action, tasks: tasks, isFromOutside: recording?.sendsAreFromOutside ?? false))
     case .cancel(let id):
       registry.cancel(id)
     case .cancellable(let effect, let id, let cancelInFlight):

@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+
+/// What the dependencies of a recorded store answered: each call's result or thrown error, in
+/// the order the calls were made, and the session's clock.
+///
+/// A recording store wraps `uuid`, `date` and `continuousClock` itself; a client joins by
+/// wrapping its endpoints with ``record(_:arguments:_:)-(_,_,()->Value)`` (see
+/// `Store.startRecording(limit:dependencies:)`):
+///
+/// ```swift
+/// extension FactClient {
+///   public func recording(into tape: DependencyTape) -> Self {
+///     Self(fetch: { number in try await tape.record("factClient.fetch", arguments: [number]) {
+///       try await self.fetch(number)
+///     } })
+///   }
+/// }
+/// ```
+///
+/// **The clock is virtual while recording.** The store's clock reads the session's time, which
+/// moves only when a sleep ends, to that sleep's deadline — as a test clock moves when a test
+/// advances it. A sleep still waits in real time. So a test made from the record advances its
+/// clock to the time each step was recorded at, and the same sleeps end.
+public final class DependencyTape: Sendable {
+  /// One call of a dependency.
+  public struct Answer: Sendable {
+    /// The order the call was made in, from 0.
+    public var call: Int
+    /// The endpoint, as a test sets it: `factClient.fetch`, `uuid`.
+    public var name: String
+    /// The type the endpoint returns, as Swift source writes it (`String`, `Set<UUID>`).
+    public var type: String
+    public var arguments: [RecordedValue]
+    /// The value returned, or ``RecordedValue/error(type:description:)`` for an error thrown.
+    public var result: Result<RecordedValue, RecordedFailure>
+    /// How many steps the session had when the answer came back.
+    public var afterStep: Int
+  }
+
+  /// A thrown error as recorded.
+  public struct RecordedFailure: Error, Sendable, Equatable {
+    public var value: RecordedValue
+  }
+
+  private struct Log {
+    var answers: [Answer] = []
+    var nextCall = 0
+  }
+
+  private let log = Mutex(Log())
+  /// The most answers kept; a call past it is answered and not recorded, and the recording is
+  /// marked full.
+  let limit: Int
+  /// The session's time, in nanoseconds.
+  private let virtualNanoseconds = Atomic<Int64>(0)
+  /// The steps recorded so far (kept here for answers to say where they came).
+  let stepCount = Atomic<Int>(0)
+  let isFull = Atomic<Bool>(false)
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// The answers so far, in the order their calls were made.
+  public var answers: [Answer] {
+    log.withLock { $0.answers }.sorted { $0.call < $1.call }
+  }
+
+  /// The session's time.
+  public var now: Duration {
+    .nanoseconds(virtualNanoseconds.load(ordering: .relaxed))
+  }
+
+  /// Moves the session's time to `deadline`, unless it is already later.
+  func advance(to deadline: Duration) {
+    let target = deadline.nanoseconds
+    var current = virtualNanoseconds.load(ordering: .relaxed)
+    while current < target {
+      let (exchanged, original) = virtualNanoseconds.compareExchange(
+        expected: current, desired: target, ordering: .relaxed)
+      if exchanged { return }
+      current = original
+    }
+  }
+
+  private func begin() -> Int {
+    log.withLock { log in
+      defer { log.nextCall += 1 }
+      return log.nextCall
+    }
+  }
+
+  private func end(
+    call: Int, name: String, type: Any.Type, arguments: [Any],
+    result: Result<RecordedValue, RecordedFailure>
+  ) {
+    let answer = Answer(
+      call: call, name: name, type: RecordedValue.typeName(of: type),
+      arguments: arguments.map { RecordedValue(reflecting: $0) },
+      result: result, afterStep: stepCount.load(ordering: .relaxed))
+    let kept = log.withLock { log in
+      guard log.answers.count < limit else { return false }
+      log.answers.append(answer)
+      return true
+    }
+    if !kept { isFull.store(true, ordering: .relaxed) }
+  }
+
+  /// Calls an asynchronous endpoint and records what it returned or threw.
+  public func record<Value>(
+    _ name: String, arguments: [Any] = [], _ operation: () async throws -> Value
+  ) async throws -> Value {
+    let call = begin()
+    do {
+      let value = try await operation()
+      end(
+        call: call, name: name, type: Value.self, arguments: arguments,
+        result: .success(RecordedValue(reflecting: value)))
+      return value
+    } catch {
+      end(
+        call: call, name: name, type: Value.self, arguments: arguments,
+        result: .failure(RecordedFailure(value: RecordedValue(recordingError: error))))
+      throw error
+    }
+  }
+
+  /// Calls a synchronous endpoint (`uuid`, `date`) and records what it returned.
+  public func record<Value>(_ name: String, arguments: [Any] = [], _ operation: () -> Value)
+    -> Value
+  {
+    let call = begin()
+    let value = operation()
+    end(
+      call: call, name: name, type: Value.self, arguments: arguments,
+      result: .success(RecordedValue(reflecting: value)))
+    return value
+  }
+}
+
+extension Duration {
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+}
+
+/// The clock of a recording store: it reads the session's virtual time and waits in real time
+/// (see ``DependencyTape``).
+struct _RecordingClock: Clock {
+  struct Instant: InstantProtocol {
+    var offset: Duration
+    func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
+    func duration(to other: Self) -> Duration { other.offset - offset }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  let base: @Sendable () -> any Clock<Duration>
+  let tape: DependencyTape
+
+  var now: Instant { Instant(offset: tape.now) }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    let wait = tape.now.duration(to: deadline.offset)
+    if wait > .zero {
+      try await base().sleep(for: wait)
+    } else {
+      try Task.checkCancellation()
+    }
+    tape.advance(to: deadline.offset)
+  }
+}
+
+extension Duration {
+  fileprivate func duration(to other: Duration) -> Duration { other - self }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// A recorded session of a root store: the state when recording started, every action the store
+/// reduced after that — sent from outside or by an effect, in the order reduced — with the state
+/// it left and the session's time, and every answer its dependencies gave
+/// (``DependencyTape``).
+///
+/// Start one with `Store.startRecording(limit:dependencies:)` or the same method of
+/// `StoreActor`; write it with ``record(feature:initialState:baseline:)`` (a
+/// ``SessionRecord``, which `RecordFile` writes as JSON Lines and a test writer turns into a test).
+///
+/// Values are kept as they are — a step costs an append, not an encoding — and turned into
+/// ``RecordedValue``s only when the record is written. The number of steps and answers is capped
+/// (`limit`): past it the recording keeps what it has and says it is full (``isFull``), so a
+/// long session never grows without bound.
+///
+/// A recording belongs to its store's isolation (the main actor for `Store`, the actor for
+/// `StoreActor`): read it there.
+public final class SessionRecording<State, Action>: @unchecked Sendable {
+  /// Who sent an action: ``SessionRecordingOrigin``.
+  public typealias Origin = SessionRecordingOrigin
+
+  public struct Step {
+    public var origin: Origin
+    public var action: Action
+    /// The state after the action.
+    public var state: State
+    /// The session's time when the action was reduced.
+    public var time: Duration
+    /// The values of the shared references in the state after the action (they are
+    /// references: the state alone would show their latest values).
+    var shared: _SharedSnapshot?
+  }
+
+  /// The state when recording started.
+  public let initialState: State
+  public private(set) var steps: ContiguousArray<Step> = []
+  public let tape: DependencyTape
+  public let limit: Int
+  /// Whether the recording ended on its own: its store went away or it was stopped.
+  public internal(set) var isStopped = false
+  /// How many effects were still running when recording stopped.
+  public internal(set) var effectsInFlightAtStop = 0
+  /// The shared references in the state when recording started, whose values each step keeps.
+  private let sharedRoots: [_SharedRootBase]
+  private let initialShared: _SharedSnapshot?
+
+  init(initialState: State, limit: Int) {
+    self.initialState = initialState
+    self.limit = limit
+    self.tape = DependencyTape(limit: limit)
+    var roots: [_SharedRootBase] = []
+    if _SharedRootBase.anyCreated.load(ordering: .relaxed) {
+      var visited = Set<ObjectIdentifier>()
+      SharedChangeTracker.forEachRoot(in: initialState, depth: 0, visited: &visited) { root in
+        if !roots.contains(where: { $0 === root }) { roots.append(root) }
+      }
+    }
+    self.sharedRoots = roots
+    self.initialShared = _SharedSnapshot(roots)
+    steps.reserveCapacity(Swift.min(limit, 1024))
+  }
+
+  /// Whether the limit was reached: later actions or answers were not recorded.
+  public var isFull: Bool {
+    steps.count >= limit || tape.isFull.load(ordering: .relaxed)
+  }
+
+  /// What a user is told when the recording is full.
+  public var fullMessage: String {
+    "The recording is full: it keeps at most \(limit) actions and \(limit) dependency answers;"
+      + " what happened after that is not in it."
+  }
+
+  func append(_ action: Action, state: State, origin: Origin) {
+    guard steps.count < limit else { return }
+    steps.append(
+      Step(
+        origin: origin, action: action, state: state, time: tape.now,
+        shared: _SharedSnapshot(sharedRoots)))
+    tape.stepCount.store(steps.count, ordering: .relaxed)
+  }
+
+  /// The session as values a person and a test writer can read.
+  ///
+  /// - Parameters:
+  ///   - feature: The root feature's name, as the test names it (`AppFeature`).
+  ///   - initialState: The Swift expression that makes the state a session starts from, as a
+  ///     test writes it (`AppFeature.State()`), or `nil` to write the initial state out in full.
+  ///   - baseline: What that expression makes with `uuid` counting up from zero and `date` at
+  ///     1970: the test starts from it and changes what differs.
+  public func record(
+    feature: String, initialState expression: String? = nil, baseline: State? = nil
+  ) -> SessionRecord {
+    SessionRecord(
+      feature: feature,
+      initialStateExpression: expression,
+      baseline: baseline.map { RecordedValue(reflecting: $0) },
+      initialState: _SharedSnapshot.$current.withValue(initialShared) {
+        RecordedValue(reflecting: initialState)
+      },
+      steps: steps.map { step in
+        _SharedSnapshot.$current.withValue(step.shared) {
+          SessionRecord.Step(
+            origin: step.origin == .user ? .user : .effect,
+            action: RecordedValue(reflecting: step.action),
+            state: RecordedValue(reflecting: step.state),
+            time: step.time.seconds)
+        }
+      },
+      answers: tape.answers.map { answer in
+        SessionRecord.Answer(
+          call: answer.call, name: answer.name, type: answer.type, arguments: answer.arguments,
+          result: answer.result.outcome, afterStep: answer.afterStep)
+      },
+      isFull: isFull,
+      effectsInFlight: effectsInFlightAtStop)
+  }
+}
+
+/// Who sent a recorded action.
+public enum SessionRecordingOrigin: String, Sendable {
+  /// Sent from outside the recorded feature: a user, a front end.
+  case user
+  /// Sent by one of its effects.
+  case effect
+}
+
+/// A recorded session as ``RecordedValue``s: what a record file holds.
+public struct SessionRecord: Equatable, Sendable {
+  public enum Origin: String, Equatable, Sendable {
+    case user, effect
+  }
+
+  public struct Step: Equatable, Sendable {
+    public var origin: Origin
+    public var action: RecordedValue
+    /// The state after the action.
+    public var state: RecordedValue
+    /// The session's time, in seconds.
+    public var time: Double
+    public init(origin: Origin, action: RecordedValue, state: RecordedValue, time: Double) {
+      self.origin = origin
+      self.action = action
+      self.state = state
+      self.time = time
+    }
+  }
+
+  /// What a call gave: a value, or an error thrown (``RecordedValue/error(type:description:)``).
+  public enum Outcome: Equatable, Sendable {
+    case returned(RecordedValue)
+    case threw(RecordedValue)
+  }
+
+  public struct Answer: Equatable, Sendable {
+    public var call: Int
+    public var name: String
+    /// The type the endpoint returns, as Swift source writes it.
+    public var type: String
+    public var arguments: [RecordedValue]
+    public var result: Outcome
+    public var afterStep: Int
+    public init(
+      call: Int, name: String, type: String, arguments: [RecordedValue], result: Outcome,
+      afterStep: Int
+    ) {
+      self.call = call
+      self.name = name
+      self.type = type
+      self.arguments = arguments
+      self.result = result
+      self.afterStep = afterStep
+    }
+  }
+
+  public var feature: String
+  public var initialStateExpression: String?
+  public var baseline: RecordedValue?
+  public var initialState: RecordedValue
+  public var steps: [Step]
+  public var answers: [Answer]
+  public var isFull: Bool
+  public var effectsInFlight: Int
+
+  public init(
+    feature: String, initialStateExpression: String?, baseline: RecordedValue?,
+    initialState: RecordedValue, steps: [Step], answers: [Answer], isFull: Bool,
+    effectsInFlight: Int
+  ) {
+    self.feature = feature
+    self.initialStateExpression = initialStateExpression
+    self.baseline = baseline
+    self.initialState = initialState
+    self.steps = steps
+    self.answers = answers
+    self.isFull = isFull
+    self.effectsInFlight = effectsInFlight
+  }
+}
+
+extension Result<RecordedValue, DependencyTape.RecordedFailure> {
+  var outcome: SessionRecord.Outcome {
+    switch self {
+    case .success(let value): .returned(value)
+    case .failure(let failure): .threw(failure.value)
+    }
+  }
+}
+
+/// What a root store's core holds while it records: who sent the action it is about to reduce,
+/// and how a step of the root becomes a step of the recording (which may record one child
+/// feature of the root, `Store.startRecording(state:action:)`).
+@usableFromInline
+final class _CoreRecorder<State, Action> {
+  /// Who sends the next action reduced: set by the core before it reduces an effect's action.
+  @usableFromInline var nextOrigin: SessionRecordingOrigin = .user
+  /// Whether the `.send` effects about to start come from outside the recorded feature (its
+  /// parent's reducer turned a key press into one of its actions): then they count as sent by a
+  /// user.
+  @usableFromInline var sendsAreFromOutside = false
+  let tape: DependencyTape
+  /// Records a step of the root; returns whether it was one of the recorded feature's.
+  let record: (_ action: Action, _ state: State, _ origin: SessionRecordingOrigin) -> Bool
+  let stop: (_ effectsInFlight: Int) -> Void
+
+  init(
+    tape: DependencyTape,
+    record: @escaping (Action, State, SessionRecordingOrigin) -> Bool,
+    stop: @escaping (Int) -> Void
+  ) {
+    self.tape = tape
+    self.record = record
+    self.stop = stop
+  }
+}
+
+/// The values of some shared references at one moment, by reference.
+struct _SharedSnapshot: @unchecked Sendable {
+  // Values of shared state, read only while a record is written.
+  let values: [ObjectIdentifier: Any]
+
+  init?(_ roots: [_SharedRootBase]) {
+    guard !roots.isEmpty else { return nil }
+    var values: [ObjectIdentifier: Any] = [:]
+    for root in roots { values[ObjectIdentifier(root)] = root.liveValue() }
+    self.values = values
+  }
+
+  /// The snapshot a record is being written from: shared values are read from it.
+  @TaskLocal static var current: _SharedSnapshot?
+
+  /// The value `root` had in the current snapshot, if it has one of type `Value`.
+  static func value<Value>(of root: _SharedRootBase, as _: Value.Type) -> Value? {
+    current?.values[ObjectIdentifier(root)] as? Value
+  }
+}

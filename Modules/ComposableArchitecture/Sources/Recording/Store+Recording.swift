@@ -1,0 +1,83 @@
+extension Store {
+  /// Starts recording this root store's session; returns the recording, which fills as the
+  /// store runs. Recording stops with ``stopRecording()``, a new `startRecording`, or when the
+  /// store goes away. A store that is not recording pays nothing for the ability.
+  ///
+  /// While recording, the store's `uuid`, `date` and `continuousClock` are wrapped so that what
+  /// they give is kept (the clock then reads the session's virtual time: see
+  /// ``DependencyTape``); `dependencies` wraps the clients the same way:
+  ///
+  /// ```swift
+  /// let recording = store.startRecording { values, tape in
+  ///   values.factClient = values.factClient.recording(into: tape)
+  /// }
+  /// ```
+  ///
+  /// - Parameter limit: The most steps (and dependency answers) kept; past it the recording is
+  ///   full (``SessionRecording/isFull``).
+  @discardableResult
+  public func startRecording(
+    limit: Int = 10_000,
+    dependencies: (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
+  ) -> SessionRecording<State, Action> {
+    guard let core = root as? RootCore<State, Action> else {
+      reportIssue("Only a root store records its session; this store was scoped from another.")
+      let recording = SessionRecording<State, Action>(initialState: state, limit: 0)
+      recording.isStopped = true
+      return recording
+    }
+    return core.startRecording(
+      state: { $0 }, action: { $0 }, limit: max(0, limit), dependencies: dependencies)
+  }
+
+  /// Starts recording one child feature of this root store: its state at `state`, the actions
+  /// of case `action`. An action the root's own reducer sends the child (a front end's key map
+  /// turning a key into a child action) counts as sent from outside, like a user's.
+  ///
+  /// ```swift
+  /// let recording = store.startRecording(state: \.app, action: \.app) { values, tape in … }
+  /// ```
+  @discardableResult
+  public func startRecording<ChildState, ChildAction>(
+    state: KeyPath<State, ChildState> & Sendable,
+    action: CaseKeyPath<Action, ChildAction>,
+    limit: Int = 10_000,
+    dependencies: (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
+  ) -> SessionRecording<ChildState, ChildAction> {
+    guard let core = root as? RootCore<State, Action> else {
+      reportIssue("Only a root store records its session; this store was scoped from another.")
+      let recording = SessionRecording<ChildState, ChildAction>(
+        initialState: self.state[keyPath: state], limit: 0)
+      recording.isStopped = true
+      return recording
+    }
+    let extract = CaseEmbedding(action)
+    return core.startRecording(
+      state: { $0[keyPath: state] }, action: { extract.extract(from: $0) }, limit: max(0, limit),
+      dependencies: dependencies)
+  }
+
+  /// Stops the recording in progress, if any, and puts the store's own dependencies back.
+  public func stopRecording() {
+    (root as? RootCore<State, Action>)?.stopRecording()
+  }
+}
+
+extension StoreActor {
+  /// Starts recording this store's session: see `Store.startRecording(limit:dependencies:)`.
+  /// Read the recording on the actor (``withRecording(_:)``).
+  @discardableResult
+  public func startRecording(
+    limit: Int = 10_000,
+    dependencies: (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
+  ) -> SessionRecording<State, Action> {
+    core.startRecording(
+      state: { $0 }, action: { $0 }, limit: max(0, limit), dependencies: dependencies)
+  }
+
+  /// Stops the recording in progress, if any.
+  public func stopRecording() {
+    core.stopRecording()
+  }
+
+}

@@ -1,0 +1,81 @@
+import ComposableArchitecture
+import FactClient
+import FavoriteClient
+import Foundation
+import RandomNumberClient
+import SettingsClient
+import WeatherClient
+
+extension AppFeature {
+  /// Wraps every client the app's features call so that a recording keeps what each answered
+  /// (`Store.startRecording(dependencies:)`); `uuid`, `date` and the clock the store wraps itself.
+  public static func recordClients(_ values: inout DependencyValues, into tape: DependencyTape) {
+    let fact = values.factClient
+    values.factClient.fetch = { number in
+      try await tape.record("factClient.fetch", arguments: [number]) {
+        try await fact.fetch(number)
+      }
+    }
+    let random = values.randomNumberClient
+    values.randomNumberClient.fetch = { min, max in
+      try await tape.record("randomNumberClient.fetch", arguments: [min, max]) {
+        try await random.fetch(min, max)
+      }
+    }
+    let weather = values.weatherClient
+    values.weatherClient.search = { query in
+      try await tape.record("weatherClient.search", arguments: [query]) {
+        try await weather.search(query)
+      }
+    }
+    values.weatherClient.forecast = { location in
+      try await tape.record("weatherClient.forecast", arguments: [location]) {
+        try await weather.forecast(location)
+      }
+    }
+    values.weatherClient.forecastInUnit = { location, unit in
+      try await tape.record("weatherClient.forecastInUnit", arguments: [location, unit]) {
+        try await weather.forecastInUnit(location, unit)
+      }
+    }
+    let favorites = values.favoriteClient
+    values.favoriteClient.favorites = {
+      try await tape.record("favoriteClient.favorites") { try await favorites.favorites() }
+    }
+    values.favoriteClient.favorite = { id, isFavorite in
+      try await tape.record("favoriteClient.favorite", arguments: [id, isFavorite]) {
+        try await favorites.favorite(id, isFavorite)
+      }
+    }
+    let settings = values.settingsClient
+    values.settingsClient.load = {
+      try await tape.record("settingsClient.load") { try await settings.load() }
+    }
+    values.settingsClient.save = { stored in
+      try await tape.record("settingsClient.save", arguments: [stored]) {
+        try await settings.save(stored)
+      }
+    }
+  }
+
+  /// The state a session of the app starts from, as a test made from a recording writes it.
+  public static let initialStateExpression = "AppFeature.State()"
+
+  /// What that expression makes with `uuid` counting up from zero and `date` at 1970: a test
+  /// made from a recording starts from it and sets what differed.
+  public static func baselineState() -> State {
+    withDependencies {
+      $0.uuid = .incrementing
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    } operation: {
+      State()
+    }
+  }
+
+  /// The modules a test made from a recording of the app imports.
+  public static let recordedModules = [
+    "AppFeature", "CounterFeature", "EpisodesFeature", "FavoritingFeature", "SearchFeature",
+    "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient", "SettingsClient",
+    "WeatherClient",
+  ]
+}

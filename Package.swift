@@ -380,7 +380,7 @@ let package = Package(
         "TerminalFrontend", "CounterTerminal", "SearchTerminal", "SettingsTerminal",
         "EpisodesTerminal", "AppFeature", "ComposableArchitecture", "SearchFeature",
         "FactClient", "RandomNumberClient", "WeatherClient", "AppConfiguration",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "SessionTestWriter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Apps/AppTerminal"
     ),

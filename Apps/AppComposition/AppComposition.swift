@@ -18,6 +18,8 @@ import WebFrontend
 public enum AppComposition {
   /// The terminal app's clients (the gazetteer of `--offline` loads while the first screen is
   /// drawn) and its local profile's data (owner `local`, in `app.sqlite` unless told otherwise).
+  /// With `FAVORITE_FAILURE_RATE`, favorites are saved by the seed's simulated service instead,
+  /// as the server's `--favorite-failure-rate` does.
   public static let terminal = TerminalComposition(
     clients: { settings, offline in
       try LiveClients.dependencies(settings: settings, offline: offline, gazetteer: .inBackground)
@@ -25,7 +27,12 @@ public enum AppComposition {
     storage: { settings in
       let storage = try await OpenedStorage.open(
         settings, fileName: TerminalApp.defaultDatabaseFileName, logger: Logger(label: "app-cli"))
-      return storage.clients(owner: "local")
+      let kept = storage.clients(owner: "local")
+      guard let failureRate = try settings.favoriteFailureRate() else { return kept }
+      return { values in
+        kept(&values)
+        values.favoriteClient = .simulated(failureRate: failureRate)
+      }
     })
 
   /// The server's clients (the gazetteer of `--offline` loads before it listens) and its

@@ -100,12 +100,14 @@ struct AppCLI: ParsableCommand {
       Without a subcommand the app runs full screen (keys are shown at the bottom of each \
       screen; q or Ctrl-C quits); `app-cli --offline` runs it without a network, on built-in \
       data, and `app-cli help interactive` lists its options. The subcommands run one request \
-      and print the result, as text or, with --json, as JSON; each takes --offline too.
+      and print the result, as text or, with --json, as JSON; each takes --offline too. \
+      `app-cli --record FILE` records the session (Ctrl-R starts and stops recording); \
+      `app-cli record-to-test FILE --output PATH` writes a recording as a test.
       """,
     version: AppVersion.current,
     subcommands: [
       Interactive.self, SearchCommand.self, ForecastCommand.self, FactCommand.self,
-      RandomCommand.self,
+      RandomCommand.self, RecordToTestCommand.self,
     ],
     defaultSubcommand: Interactive.self
   )

@@ -16,6 +16,14 @@ struct Interactive: FrontEndCommand, StorageOwner {
   @OptionGroup var clientOptions: ClientOptions
   @OptionGroup var storageOptions: StorageOptions<Interactive>
 
+  @Option(
+    name: .customLong("record"),
+    help: ArgumentHelp(
+      "Record the session into a file (JSON Lines) from the start; Ctrl-R stops and starts"
+        + " recording (without this option, Ctrl-R records into session-<date>.jsonl).",
+      valueName: "file"))
+  var recordFile: String?
+
   var storageFlags: [FlagValue] { storageOptions.flagValues }
 
   var keepsData: Bool { Terminal.isInteractive }
@@ -27,8 +35,18 @@ struct Interactive: FrontEndCommand, StorageOwner {
       throw CommandFailure(
         message: "interactive mode needs a terminal; for scripts use a subcommand (see --help)")
     }
-    await InteractiveSession.run(store: makeStore(dependencies), registration: .app)
+    if let status = await runSession(dependencies) { Output.line(status) }
     return 0
+  }
+
+  /// Runs the app full screen; returns what it last said about recording.
+  @MainActor
+  private func runSession(_ dependencies: @escaping DependencyOverrides) async -> String? {
+    let recorder = TerminalRecorder<AppFeature>(
+      .app, file: recordFile.map { URL(fileURLWithPath: $0) })
+    await InteractiveSession.run(
+      store: makeStore(dependencies), registration: .app, recorder: recorder)
+    return recorder.lastStatus
   }
 
   /// The first screen drawn from the initial state alone: no store is made, so nothing reads

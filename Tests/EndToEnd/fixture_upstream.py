@@ -1,5 +1,6 @@
 """A fixture upstream for the end-to-end tests: Open-Meteo, number trivia and random numbers on
-127.0.0.1, answering from the recorded responses checked into Tests/WeatherClientLiveTests."""
+127.0.0.1, answering from the recorded responses checked into Tests/WeatherClientLiveTests (a place search
+for a name starting with "fail" answers 500)."""
 
 import http.server
 import json
@@ -20,6 +21,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         Handler.requests.append(self.path)
         if url.path == "/v1/search":
             name = query.get("name", [""])[0]
+            if name.lower().startswith("fail"):
+                self.reply(500, b'{"error":true,"reason":"fixture failure"}', "application/json")
+                return
             fixture = "geocoding-london.json" if name.lower().startswith("lon") else "geocoding-no-match.json"
             self.reply(200, (FIXTURES / fixture).read_bytes(), "application/json")
         elif url.path == "/v1/forecast":

@@ -19,10 +19,17 @@ public struct EpisodeDetail: Sendable {
 
     /// The detail of `episode`, sharing its favorite state.
     public init(episode: Episode.State) {
-      self.alert = nil
-      self.id = episode.id
-      self._isFavorite = episode.$isFavorite
-      self.title = episode.title
+      self.init(id: episode.id, isFavorite: episode.$isFavorite, title: episode.title)
+    }
+
+    public init(
+      alert: AlertState<FavoritingAction.Alert>? = nil, id: UUID, isFavorite: Shared<Bool>,
+      title: String
+    ) {
+      self.alert = alert
+      self.id = id
+      self._isFavorite = isFavorite
+      self.title = title
     }
 
     /// The favorite button's view of this screen.

@@ -20,8 +20,12 @@ public enum InteractiveSession {
 
   /// Runs `store` until the user quits, the terminal goes away or the process is asked to stop.
   /// Returns at once when standard input is not a terminal.
+  ///
+  /// With a `recorder`, Ctrl-R starts and stops recording the session (and it starts at once
+  /// when the recorder names a file); a recording still running when the session ends is saved.
   public static func run<Root>(
-    store: StoreOf<TerminalFeature<Root>>, registration: TerminalRegistration<Root>
+    store: StoreOf<TerminalFeature<Root>>, registration: TerminalRegistration<Root>,
+    recorder: TerminalRecorder<Root>? = nil
   ) async where Root.State: Equatable & Sendable, Root.Action: Sendable {
     guard let original = Terminal.enableRawMode() else { return }
     Terminal.write(ScreenControl.enterAlternateScreen + ScreenControl.hideCursor)
@@ -66,12 +70,18 @@ public enum InteractiveSession {
       for source in signalSources { source.cancel() }
     }
 
+    if let recorder, recorder.file != nil { recorder.start(store) }
+    defer { recorder?.stop(store) }
     if let start = registration.start { store.send(.app(start)) }  // e.g. loads what was kept
     draw(store, registration)
     loop: for await event in events {
       switch event {
       case .keys(let keys):
         for key in keys {
+          if key == .controlR, let recorder {
+            recorder.toggle(store)
+            continue
+          }
           store.send(.keyPressed(key))
           if store.state.isQuitting { break loop }
         }

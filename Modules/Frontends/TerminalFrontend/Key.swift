@@ -4,6 +4,8 @@ public enum Key: Equatable, Sendable {
   case up, down, left, right
   case enter, backspace, escape, tab, backTab
   case controlC, controlD
+  /// Ctrl-R: starts or stops recording the session (when the app was given a recorder).
+  case controlR
 }
 
 /// Decodes terminal input into keys. Feed it bytes as they arrive; an escape sequence split
@@ -58,6 +60,9 @@ public struct KeyDecoder: Sendable {
         index += 1
       case 0x04:
         keys.append(.controlD)
+        index += 1
+      case 0x12:
+        keys.append(.controlR)
         index += 1
       case 0x09:
         keys.append(.tab)

@@ -22,6 +22,7 @@ public enum ScreenRenderer {
     lines.append(String(repeating: "─", count: 60))
     lines += selected.screen.render(state, view: view, style: style)
     lines.append("")
+    if let status = view.status { lines.append(style.bold(status)) }
     let help =
       view.editing != nil
       ? ["type to edit · Backspace delete · Enter/Esc done · Ctrl-C quit"]

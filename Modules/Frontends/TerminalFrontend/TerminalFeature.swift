@@ -38,6 +38,8 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
     case keyPressed(Key)
     /// The terminal went away or the process was asked to stop (SIGTERM, SIGHUP, end of input).
     case quitRequested
+    /// The session's status line changed (``ViewState/status``): recording started or stopped.
+    case statusChanged(String?)
   }
 
   let root: Root
@@ -67,6 +69,10 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
 
       case .quitRequested:
         return quit(&state)
+
+      case .statusChanged(let status):
+        state.view.status = status
+        return .none
       }
     }
   }

@@ -12,6 +12,9 @@ public struct ViewState: Equatable, Sendable {
   /// Whether the app runs on the offline clients (`--offline`): the search screen then credits
   /// the embedded gazetteer instead of Open-Meteo.
   public var isOffline = false
+  /// A line the session shows above the help: whether the session is being recorded, where a
+  /// recording was saved.
+  public var status: String?
 
   /// A text field being edited, named by the screen that has it.
   public struct Field: Hashable, Sendable {

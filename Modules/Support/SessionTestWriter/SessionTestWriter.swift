@@ -33,6 +33,11 @@ public struct SessionTestWriter {
     self.source = source
   }
 
+  /// The header line naming the record a test was written from.
+  public static func source(recordFile name: String, _ record: SessionRecord) -> String {
+    "Record: \(name) (\(record.steps.count) steps, \(record.answers.count) dependency answers)."
+  }
+
   /// Why a record cannot be written as a test.
   public struct Failure: Error, CustomStringConvertible {
     public var description: String
@@ -96,6 +101,7 @@ public struct SessionTestWriter {
     // The initial state.
     if let expression = record.initialStateExpression, let baseline = record.baseline {
       let changes = RecordedValue.changes(from: baseline, to: record.initialState)
+        .filter { !$0.isReadOnlyShare }
       body.append("\(changes.isEmpty ? "let" : "var") initialState = withDependencies {")
       body.append("  $0.uuid = .incrementing")
       body.append("  $0.date = .constant(Date(timeIntervalSince1970: 0))")
@@ -130,6 +136,7 @@ public struct SessionTestWriter {
         time = step.time
       }
       let changes = RecordedValue.changes(from: state, to: step.state)
+        .filter { !$0.isReadOnlyShare }
       var assertions: [String] = []
       for change in changes {
         assertions.append(
@@ -305,6 +312,8 @@ private final class Context {
       return "TextState(\(SessionTestWriter.stringLiteral(string)))"
     case .alert(let alert):
       return try alertLines(alert, at: place).joined(separator: " ")
+    case .error("CancellationError", _):
+      return "CancellationError()"
     case .error(_, let description):
       return "RecordedError(\(SessionTestWriter.stringLiteral(description)))"
     case .unsupported(let type):
@@ -376,9 +385,8 @@ private final class Context {
   {
     let open =
       alert.titleVisibility.map { "\(alert.kind)(titleVisibility: .\($0)) {" } ?? "\(alert.kind) {"
-    var lines = [
-      open, "  TextState(\(SessionTestWriter.stringLiteral(alert.title)))", "} actions: {",
-    ]
+    var lines = [open, "  TextState(\(SessionTestWriter.stringLiteral(alert.title)))"]
+    if !alert.buttons.isEmpty { lines.append("} actions: {") }
     for button in alert.buttons {
       var arguments: [String] = []
       if let role = button.role { arguments.append("role: .\(role)") }

@@ -93,7 +93,7 @@ public enum RecordFile {
       }
     }
 
-    guard let header = try next() else {
+    guard lines.contains(where: { !$0.isEmpty }), let header = try next() else {
       throw RecordFileError(line: 0, reason: "the file is empty")
     }
     guard header["record"] == .string(format) else {

@@ -15,13 +15,19 @@ public struct RecordedChange: Equatable, Sendable {
     self.path = path
     self.value = value
   }
+
+  /// Whether the change is to a `SharedReader`, which changes with the value it reads.
+  public var isReadOnlyShare: Bool {
+    if case .shared(_, readOnly: true) = value { true } else { false }
+  }
 }
 
 extension RecordedValue {
   /// The changes that turn `old` into `new`, as a developer asserts them: into a struct field by
   /// field, into an identified array element by element (appended and removed elements as
-  /// such), a shared value as one change; anything else is replaced whole. Read-only shared
-  /// values are left out: they change with the value they read.
+  /// such), a shared value as one change; anything else is replaced whole. A read-only shared
+  /// value is a change too (``RecordedChange/isReadOnlyShare``): a test asserts the value it
+  /// reads instead.
   public static func changes(from old: RecordedValue, to new: RecordedValue) -> [RecordedChange] {
     var changes: [RecordedChange] = []
     collect(from: old, to: new, at: [], into: &changes)
@@ -45,8 +51,6 @@ extension RecordedValue {
       }
     case (.identified(let oldElements), .identified(let newElements)):
       collectElements(from: oldElements, to: newElements, at: path, into: &changes)
-    case (.shared(_, readOnly: true), .shared(_, readOnly: true)):
-      return
     default:
       changes.append(RecordedChange(path: path, value: new))
     }

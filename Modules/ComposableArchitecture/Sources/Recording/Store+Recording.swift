@@ -69,7 +69,7 @@ extension StoreActor {
   @discardableResult
   public func startRecording(
     limit: Int = 10_000,
-    dependencies: (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
+    dependencies: @Sendable (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
   ) -> SessionRecording<State, Action> {
     core.startRecording(
       state: { $0 }, action: { $0 }, limit: max(0, limit), dependencies: dependencies)

@@ -1,0 +1,95 @@
+import ComposableArchitecture
+import Foundation
+
+/// Records a terminal session of the root feature into a record file: what `app-cli --record`
+/// and Ctrl-R do. Only the root feature is recorded (the terminal's own key presses and
+/// selections are not): a key the terminal turns into a root action counts as that action,
+/// sent by the user.
+///
+/// Recording starts when the session starts if a file was named, else on the first Ctrl-R; the
+/// next Ctrl-R (or quitting) stops it and writes the file, and the status line says so. Nothing
+/// is written anywhere else; the file holds only the feature's states, its actions and what its
+/// dependencies answered.
+@MainActor
+public final class TerminalRecorder<Root: Reducer & Sendable>
+where Root.State: Equatable & Sendable, Root.Action: Sendable {
+  /// How a recording of the root is described in its file (see `SessionRecording.record`).
+  public struct Description: Sendable {
+    public var feature: String
+    public var initialStateExpression: String?
+    public var baseline: @Sendable () -> Root.State?
+    public var recordClients: @Sendable (inout DependencyValues, DependencyTape) -> Void
+
+    public init(
+      feature: String, initialStateExpression: String?,
+      baseline: @escaping @Sendable () -> Root.State?,
+      recordClients: @escaping @Sendable (inout DependencyValues, DependencyTape) -> Void
+    ) {
+      self.feature = feature
+      self.initialStateExpression = initialStateExpression
+      self.baseline = baseline
+      self.recordClients = recordClients
+    }
+  }
+
+  let description: Description
+  /// The file named on the command line, if any: recording starts with the session.
+  public let file: URL?
+  let limit: Int
+  private var recording: SessionRecording<Root.State, Root.Action>?
+  private var target: URL?
+
+  public init(_ description: Description, file: URL?, limit: Int = 10_000) {
+    self.description = description
+    self.file = file
+    self.limit = limit
+  }
+
+  public var isRecording: Bool { recording != nil }
+  /// What the status line last said about recording.
+  public private(set) var lastStatus: String?
+
+  /// Starts recording into `file`, or into a new `session-<date>.jsonl` in the current folder.
+  func start(_ store: StoreOf<TerminalFeature<Root>>) {
+    let target = file ?? Self.newFile()
+    self.target = target
+    recording = store.startRecording(
+      state: \.app, action: \.app, limit: limit, dependencies: description.recordClients)
+    store.send(.statusChanged("● Recording to \(target.lastPathComponent) · Ctrl-R stops"))
+  }
+
+  /// Stops recording and writes the file; returns what the status line says.
+  @discardableResult
+  func stop(_ store: StoreOf<TerminalFeature<Root>>) -> String? {
+    guard let recording, let target else { return nil }
+    store.stopRecording()
+    self.recording = nil
+    let record = recording.record(
+      feature: description.feature, initialState: description.initialStateExpression,
+      baseline: description.baseline())
+    let status: String
+    do {
+      try Data(RecordFile.write(record).utf8).write(to: target)
+      status =
+        "Recording saved to \(target.path) (\(record.steps.count) steps)"
+        + (record.isFull ? " — full: \(recording.fullMessage)" : "")
+    } catch {
+      status = "Recording not saved: \(error.localizedDescription)"
+    }
+    store.send(.statusChanged(status))
+    lastStatus = status
+    return status
+  }
+
+  func toggle(_ store: StoreOf<TerminalFeature<Root>>) {
+    if isRecording { stop(store) } else { start(store) }
+  }
+
+  private static func newFile() -> URL {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyyMMdd-HHmmss"
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      .appendingPathComponent("session-\(formatter.string(from: Date())).jsonl")
+  }
+}

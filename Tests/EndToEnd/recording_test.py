@@ -1,0 +1,231 @@
+"""End-to-end tests of recording: app-cli driven in tmux through a session that uses every feature
+while it records (`--record`), the record turned into a test (`record-to-test`), Ctrl-R, and
+records that must be refused. Against the fixture upstreams on 127.0.0.1.
+
+`python3 Tests/EndToEnd/recording_test.py --write-sample` records the session once more and
+writes it as the committed sample (Tests/RecordingTests/Records/sample-session.jsonl) with the
+test written from it (Tests/RecordingTests/Generated/SampleSessionTest.swift)."""
+
+import json
+import re
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import cli_test
+import fixture_upstream
+import runner
+import terminal
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = cli_test.BINARY
+SAMPLE = ROOT / "Tests" / "RecordingTests" / "Records" / "sample-session.jsonl"
+SAMPLE_TEST = ROOT / "Tests" / "RecordingTests" / "Generated" / "SampleSessionTest.swift"
+pane = terminal.Pane("app-cli-recording")
+
+
+def record_full_session(base, record, database):
+    """Drives app-cli through every feature while it records into `record`."""
+    command = " ".join([
+        "env", f"XDG_DATA_HOME={cli_test.DATA_HOME}", "FAVORITE_FAILURE_RATE=1", str(BINARY),
+        *cli_test.upstream_flags(base), "--random-source", "http", "--database", str(database),
+        "--record", str(record)])
+    pane.start(command)
+    try:
+        pane.wait_for("● Recording to")
+        pane.wait_for("count: 0")
+        # Counters: +, +, -, a fact, a random number, the timer for two ticks, a second counter
+        # added and removed after the confirmation.
+        pane.keys("+", "+", "-")
+        pane.wait_for("count: 1")
+        pane.keys("f")
+        pane.wait_for("1 is the answer.")
+        pane.keys("r")
+        pane.wait_for("count: 7")
+        pane.keys("t")
+        pane.wait_for("count: 9", timeout=10)
+        pane.keys("t")
+        pane.wait_for("timer: off")
+        pane.keys("a")
+        pane.wait_for("Counter 2")
+        pane.keys("x")
+        pane.wait_for("Remove Counter 2?")
+        pane.keys("y")
+        pane.wait_until_gone("Counter 2")
+        # Search: a place found and its forecast shown, then a search the service fails.
+        pane.keys("2", "/")
+        for character in "London":
+            pane.keys(character)
+        pane.keys("Enter")
+        pane.wait_for("London, England")
+        pane.keys("Enter")
+        pane.wait_for("°C")
+        pane.keys("/", *["BSpace"] * 6)
+        for character in "fail":
+            pane.keys(character)
+        pane.keys("Enter")
+        pane.wait_for("fail")
+        pane.wait_for("rror", timeout=10)
+        # Settings: a name, the digest, notifications on, °F (which asks the forecast again), and
+        # everything reset after the confirmation.
+        pane.keys("3", "Enter")
+        for character in "Ann":
+            pane.keys(character)
+        pane.keys("Enter")
+        pane.wait_for("Hello, Ann!")
+        pane.keys("Down", "Right")
+        pane.wait_for("‹ weekly ›")
+        pane.keys("Down", "Enter")
+        pane.wait_for("[x] on")
+        pane.keys("Down", "Down", "Down", "Down", "Down", "Right")
+        pane.wait_for("‹ °F ›")
+        pane.keys("Down", "Enter")
+        pane.wait_for("Reset")
+        pane.keys("y")
+        pane.wait_for("‹ °C ›")
+        # Episodes: a favorite the simulated service refuses (rolled back, with an alert), then an
+        # episode's screen opened and closed.
+        pane.keys("4", "Enter")
+        pane.wait_for("Favoriting failed.", timeout=10)
+        pane.keys("Enter")
+        pane.wait_until_gone("Favoriting failed.")
+        pane.keys("o")
+        pane.wait_for("Episodes › Functions")
+        pane.keys("Escape")
+        pane.wait_until_gone("Episodes › Functions")
+        pane.keys("q")
+        pane.wait_for_exit()
+    finally:
+        pane.kill()
+    assert record.exists(), "no record was written"
+
+
+def record_to_test(record, output="-", expect_status=0):
+    result = subprocess.run([str(BINARY), "record-to-test", str(record), "--output", str(output)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == expect_status, result
+    return result
+
+
+def test_a_recorded_session_becomes_a_test(base):
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="recording-e2e-"))
+    record = folder / "session.jsonl"
+    database = folder / "kept.sqlite"
+    record_full_session(base, record, database)
+    text = record.read_text()
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[0]["record"] == "composable-session" and lines[0]["version"] == 1, lines[0]
+    assert "end" in lines[-1] and lines[-1]["end"]["full"] is False, lines[-1]
+    steps = [line for line in lines if "step" in line]
+    assert len(steps) == lines[-1]["end"]["steps"] > 40, len(steps)
+    assert {step["by"] for step in steps} == {"user", "effect"}
+    # Only what the user typed and received: no database, no service address, no session ids.
+    for secret in (str(database), str(folder), base, "127.0.0.1", cli_test.DATA_HOME):
+        assert secret not in text, secret
+    answered = {line["answer"] for line in lines if "answer" in line}
+    assert {"factClient.fetch", "randomNumberClient.fetch", "weatherClient.search",
+            "weatherClient.forecast", "favoriteClient.favorite", "settingsClient.save",
+            "uuid"} <= answered, answered
+
+    source = record_to_test(record).stdout
+    # The counter's id is named once it comes up twice (`id1`, `id2`, … in order of use).
+    counter = r"id\d+"
+    for expected in (
+        rf"await store\.send\(\.counterList\(\.counters\(\.element\(id: {counter}, action: \.incrementButtonTapped\)\)\)\) \{{",
+        r"await clock\.advance\(by: \.seconds\(1\)\)",
+        rf"await store\.receive\(\\\.counterList\.counters\[id: {counter}\]\.timerTicked\)",
+        r"await store\.receive\(\\\.search\.searchResponse\.failure\)",
+        r"RecordedError\(",
+        r'await store\.send\(\.settings\(\.binding\(\.set\(\\\.displayName, "Ann"\)\)\)\)',
+        r'\$0\.settings\.\$publicName\.withLock \{ \$0 = "Ann" \}',
+        r"ConfirmationDialogState\(titleVisibility: \.visible\)",
+        r"await store\.receive\(\\\.episodes\.path\.popFrom, 0\)",
+    ):
+        assert re.search(expected, source), f"{expected!r} not in the test:\n{source}"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_ctrl_r_records_into_a_dated_file_in_the_current_folder(base):
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="recording-e2e-"))
+    command = f"cd {folder} && " + " ".join([
+        "env", f"XDG_DATA_HOME={cli_test.DATA_HOME}", str(BINARY), "--offline", "--database",
+        ":memory:"])
+    pane.start(command)
+    try:
+        screen = pane.wait_for("count: 0")
+        assert "Recording" not in screen, screen
+        pane.keys("C-r")
+        pane.wait_for("● Recording to session-")
+        pane.keys("+")
+        pane.wait_for("count: 1")
+        pane.keys("C-r")
+        saved = pane.wait_for("Recording saved to")
+        assert "(1 steps)" in saved, saved
+        pane.keys("q")
+        pane.wait_for_exit()
+    finally:
+        pane.kill()
+    records = list(folder.glob("session-*.jsonl"))
+    assert len(records) == 1, records
+    source = record_to_test(records[0]).stdout
+    assert ".incrementButtonTapped" in source and "count = 1" in source, source
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_damaged_record_is_refused_naming_the_line(base):
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="recording-e2e-"))
+    lines = SAMPLE.read_text().splitlines(keepends=True)
+    cases = {
+        "truncated.jsonl": (lines[:-1], "the record ends without its end line: it is truncated"),
+        "reordered.jsonl": (lines[:4] + [lines[5], lines[4]] + lines[6:], "out of order"),
+        "future.jsonl": ([lines[0].replace('"version":1', '"version":2')] + lines[1:],
+                         "line 1: the record is of version 2; this program reads version 1"),
+        "edited.jsonl": (lines[:3] + ['{"step":1,"by":"robot"}\n'] + lines[4:], "line 4:"),
+        "garbage.jsonl": (["\x00\xff not json\n"], "line 1: not JSON"),
+    }
+    for name, (content, message) in cases.items():
+        path = folder / name
+        path.write_text("".join(content))
+        result = record_to_test(path, expect_status=1)
+        assert message in result.stderr, (name, result.stderr)
+        assert result.stdout == "", (name, result.stdout)
+    output = folder / "never.swift"
+    record_to_test(folder / "missing.jsonl", output, expect_status=1)
+    assert not output.exists()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def write_sample():
+    server, base = fixture_upstream.start()
+    try:
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="recording-sample-"))
+        record = folder / "sample-session.jsonl"
+        record_full_session(base, record, folder / "kept.sqlite")
+        SAMPLE.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(record, SAMPLE)
+        SAMPLE_TEST.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([str(BINARY), "record-to-test", str(SAMPLE), "--output", str(SAMPLE_TEST),
+                        "--suite", "SampleSessionTests", "--test", "sampleSession"], check=True)
+        print(f"wrote {SAMPLE.relative_to(ROOT)} and {SAMPLE_TEST.relative_to(ROOT)}")
+        shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        server.shutdown()
+
+
+def main():
+    cli_test.ensure_binary()
+    if "--write-sample" in sys.argv:
+        write_sample()
+        return 0
+    server, base = fixture_upstream.start()
+    try:
+        return runner.run_tests(globals(), base)
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

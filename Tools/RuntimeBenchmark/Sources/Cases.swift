@@ -88,6 +88,51 @@ let allCases: [BenchmarkCase] = [
     return sample
   },
 
+  // MARK: Recording a session
+
+  BenchmarkCase(
+    name: "send.store-dependencies",
+    summary: "Store.send of a mutation returning .none, a store with a dependency overridden",
+    iterationsPerRound: 50_000
+  ) { iterations in
+    let store = Store(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    let sample = measure(iterations) { store.send(.incrementButtonTapped) }
+    try check(store.count == iterations, "the store counted \(store.count)")
+    return sample
+  },
+
+  BenchmarkCase(
+    name: "record.on", summary: "Store.send of a mutation returning .none, while recording",
+    iterationsPerRound: 50_000
+  ) { iterations in
+    let store = Store(initialState: Counter.State()) { Counter() }
+    let recording = store.startRecording(limit: iterations)
+    let sample = measure(iterations) { store.send(.incrementButtonTapped) }
+    try check(store.count == iterations, "the store counted \(store.count)")
+    try check(
+      recording.steps.count == iterations && recording.steps.last?.state.count == iterations,
+      "the recording kept \(recording.steps.count) steps")
+    return sample
+  },
+  BenchmarkCase(
+    name: "record.stopped",
+    summary: "Store.send of a mutation returning .none, after recording stopped",
+    iterationsPerRound: 50_000
+  ) { iterations in
+    let store = Store(initialState: Counter.State()) { Counter() }
+    let recording = store.startRecording()
+    store.send(.incrementButtonTapped)
+    store.stopRecording()
+    let sample = measure(iterations) { store.send(.incrementButtonTapped) }
+    try check(store.count == iterations + 1, "the store counted \(store.count)")
+    try check(recording.steps.count == 1, "the stopped recording kept \(recording.steps.count)")
+    return sample
+  },
+
   // MARK: Scope chains
 
   BenchmarkCase(

@@ -6,10 +6,13 @@
 //   runtime-bench time [ROUNDS] [CASE…]              interleaved rounds of every case (or those
 //                                                    named): median ns/op and mallocs/op
 //   runtime-bench smoke                              every case briefly, with its self-checks
+//   runtime-bench memory [STEPS]                     what recording STEPS actions keeps in
+//                                                    memory, and that its limit bounds it
 //
 // The main actor is served by `benchmark_serve_main_queue()` rather than `dispatchMain()`, whose
 // `sigsuspend` valgrind cannot run (nor Foundation's run loop, which adds its own cost to every
 // main-queue job).
+import ComposableArchitecture
 import Foundation
 import RuntimeBenchmarkSupport
 
@@ -63,14 +66,54 @@ func runCommand(_ arguments: [String]) async throws {
     }
     print("runtime-bench smoke: \(allCases.count) cases ran and passed their checks")
 
+  case "memory":
+    let steps = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 10_000
+    guard steps > 0 else { throw UsageError() }
+    printJSON(try recordingMemory(steps: steps))
+
   default:
     throw UsageError()
   }
 }
 
+/// Records `steps` actions of a list of 10 counters (each step changes one counter, so each kept
+/// state holds its own copy of the list), then as many again past the recording's limit.
+@MainActor
+func recordingMemory(steps: Int) throws -> [String: Any] {
+  let store = Store(initialState: CounterList.State(count: 10)) { CounterList() }
+  let recording = store.startRecording(limit: steps)
+  func send(_ count: Int) {
+    for index in 0..<count {
+      store.send(.counters(.element(id: index % 10, action: .incrementButtonTapped)))
+    }
+  }
+  let before = residentBytes()
+  send(steps)
+  let atLimit = residentBytes()
+  send(steps)
+  let pastLimit = residentBytes()
+  try check(recording.steps.count == steps && recording.isFull, "the recording was not full")
+  return [
+    "steps": recording.steps.count, "limit": recording.limit,
+    "bytes_per_step": Double(atLimit - before) / Double(steps),
+    "resident_growth_bytes": atLimit - before,
+    "growth_past_limit_bytes": pastLimit - atLimit,
+  ]
+}
+
+/// The process's resident memory, from /proc/self/statm.
+func residentBytes() -> Int {
+  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+    return 0
+  }
+  let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
 struct UsageError: Error, CustomStringConvertible {
   var description: String {
     "usage: runtime-bench list | run CASE ITERATIONS | time [ROUNDS] [CASE…] | smoke"
+      + " | memory [STEPS]"
   }
 }
 

@@ -53,11 +53,12 @@ public final class DependencyTape: Sendable {
   /// marked full.
   let limit: Int
   /// The session's time, in nanoseconds.
-  private let virtualNanoseconds = Atomic<Int64>(0)
+  @usableFromInline let virtualNanoseconds = Atomic<Int64>(0)
   /// The steps recorded so far (kept here for answers to say where they came).
-  let stepCount = Atomic<Int>(0)
+  @usableFromInline let stepCount = Atomic<Int>(0)
   let isFull = Atomic<Bool>(false)
 
+  @usableFromInline
   init(limit: Int) {
     self.limit = limit
   }
@@ -68,6 +69,7 @@ public final class DependencyTape: Sendable {
   }
 
   /// The session's time.
+  @inlinable
   public var now: Duration {
     .nanoseconds(virtualNanoseconds.load(ordering: .relaxed))
   }
@@ -148,20 +150,31 @@ extension Duration {
 
 /// The clock of a recording store: it reads the session's virtual time and waits in real time
 /// (see ``DependencyTape``).
+@usableFromInline
 struct _RecordingClock: Clock {
+  @usableFromInline
   struct Instant: InstantProtocol {
     var offset: Duration
-    func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
-    func duration(to other: Self) -> Duration { other.offset - offset }
-    static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
+    @usableFromInline func advanced(by duration: Duration) -> Self {
+      Self(offset: offset + duration)
+    }
+    @usableFromInline func duration(to other: Self) -> Duration { other.offset - offset }
+    @usableFromInline static func < (lhs: Self, rhs: Self) -> Bool { lhs.offset < rhs.offset }
   }
 
   let base: @Sendable () -> any Clock<Duration>
   let tape: DependencyTape
 
-  var now: Instant { Instant(offset: tape.now) }
-  var minimumResolution: Duration { .zero }
+  @usableFromInline
+  init(base: @escaping @Sendable () -> any Clock<Duration>, tape: DependencyTape) {
+    self.base = base
+    self.tape = tape
+  }
 
+  @usableFromInline var now: Instant { Instant(offset: tape.now) }
+  @usableFromInline var minimumResolution: Duration { .zero }
+
+  @usableFromInline
   func sleep(until deadline: Instant, tolerance: Duration?) async throws {
     let wait = tape.now.duration(to: deadline.offset)
     if wait > .zero {

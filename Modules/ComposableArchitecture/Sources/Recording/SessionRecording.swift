@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A recorded session of a root store: the state when recording started, every action the store
 /// reduced after that — sent from outside or by an effect, in the order reduced — with the state
@@ -29,12 +30,23 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
     public var time: Duration
     /// The values of the shared references in the state after the action (they are
     /// references: the state alone would show their latest values).
-    var shared: _SharedSnapshot?
+    @usableFromInline var shared: _SharedSnapshot?
+
+    @inlinable
+    init(origin: Origin, action: Action, state: State, time: Duration, shared: _SharedSnapshot?) {
+      self.origin = origin
+      self.action = action
+      self.state = state
+      self.time = time
+      self.shared = shared
+    }
   }
 
   /// The state when recording started.
   public let initialState: State
-  public private(set) var steps: ContiguousArray<Step> = []
+  /// Appended to on the store's isolation only (see the type's documentation).
+  @usableFromInline @exclusivity(unchecked) var _steps: ContiguousArray<Step> = []
+  public var steps: ContiguousArray<Step> { _steps }
   public let tape: DependencyTape
   public let limit: Int
   /// Whether the recording ended on its own: its store went away or it was stopped.
@@ -42,9 +54,10 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
   /// How many effects were still running when recording stopped.
   public internal(set) var effectsInFlightAtStop = 0
   /// The shared references in the state when recording started, whose values each step keeps.
-  private let sharedRoots: [_SharedRootBase]
+  @usableFromInline let sharedRoots: [_SharedRootBase]
   private let initialShared: _SharedSnapshot?
 
+  @usableFromInline
   init(initialState: State, limit: Int) {
     self.initialState = initialState
     self.limit = limit
@@ -58,12 +71,12 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
     }
     self.sharedRoots = roots
     self.initialShared = _SharedSnapshot(roots)
-    steps.reserveCapacity(Swift.min(limit, 1024))
+    _steps.reserveCapacity(Swift.min(limit, 1024))
   }
 
   /// Whether the limit was reached: later actions or answers were not recorded.
   public var isFull: Bool {
-    steps.count >= limit || tape.isFull.load(ordering: .relaxed)
+    _steps.count >= limit || tape.isFull.load(ordering: .relaxed)
   }
 
   /// What a user is told when the recording is full.
@@ -72,13 +85,21 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
       + " what happened after that is not in it."
   }
 
+  @inlinable
   func append(_ action: Action, state: State, origin: Origin) {
-    guard steps.count < limit else { return }
-    steps.append(
+    guard _steps.count < limit else { return }
+    _steps.append(
       Step(
         origin: origin, action: action, state: state, time: tape.now,
-        shared: _SharedSnapshot(sharedRoots)))
-    tape.stepCount.store(steps.count, ordering: .relaxed)
+        shared: sharedRoots.isEmpty ? nil : _SharedSnapshot(sharedRoots)))
+    tape.stepCount.store(_steps.count, ordering: .relaxed)
+  }
+
+  /// Marks the recording stopped, with the effects its store still ran.
+  @usableFromInline
+  func markStopped(effectsInFlight: Int) {
+    isStopped = true
+    effectsInFlightAtStop = effectsInFlight
   }
 
   /// The session as values a person and a test writer can read.
@@ -214,16 +235,18 @@ extension Result<RecordedValue, DependencyTape.RecordedFailure> {
 @usableFromInline
 final class _CoreRecorder<State, Action> {
   /// Who sends the next action reduced: set by the core before it reduces an effect's action.
-  @usableFromInline var nextOrigin: SessionRecordingOrigin = .user
+  @usableFromInline @exclusivity(unchecked) var nextOrigin: SessionRecordingOrigin = .user
   /// Whether the `.send` effects about to start come from outside the recorded feature (its
   /// parent's reducer turned a key press into one of its actions): then they count as sent by a
   /// user.
-  @usableFromInline var sendsAreFromOutside = false
-  let tape: DependencyTape
+  @usableFromInline @exclusivity(unchecked) var sendsAreFromOutside = false
+  @usableFromInline let tape: DependencyTape
   /// Records a step of the root; returns whether it was one of the recorded feature's.
-  let record: (_ action: Action, _ state: State, _ origin: SessionRecordingOrigin) -> Bool
-  let stop: (_ effectsInFlight: Int) -> Void
+  @usableFromInline let record:
+    (_ action: Action, _ state: State, _ origin: SessionRecordingOrigin) -> Bool
+  @usableFromInline let stop: (_ effectsInFlight: Int) -> Void
 
+  @usableFromInline
   init(
     tape: DependencyTape,
     record: @escaping (Action, State, SessionRecordingOrigin) -> Bool,
@@ -236,10 +259,12 @@ final class _CoreRecorder<State, Action> {
 }
 
 /// The values of some shared references at one moment, by reference.
+@usableFromInline
 struct _SharedSnapshot: @unchecked Sendable {
   // Values of shared state, read only while a record is written.
   let values: [ObjectIdentifier: Any]
 
+  @usableFromInline
   init?(_ roots: [_SharedRootBase]) {
     guard !roots.isEmpty else { return nil }
     var values: [ObjectIdentifier: Any] = [:]

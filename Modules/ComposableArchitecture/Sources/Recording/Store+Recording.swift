@@ -15,6 +15,7 @@ extension Store {
   ///
   /// - Parameter limit: The most steps (and dependency answers) kept; past it the recording is
   ///   full (``SessionRecording/isFull``).
+  @inlinable
   @discardableResult
   public func startRecording(
     limit: Int = 10_000,
@@ -23,7 +24,7 @@ extension Store {
     guard let core = root as? RootCore<State, Action> else {
       reportIssue("Only a root store records its session; this store was scoped from another.")
       let recording = SessionRecording<State, Action>(initialState: state, limit: 0)
-      recording.isStopped = true
+      recording.markStopped(effectsInFlight: 0)
       return recording
     }
     return core.startRecording(
@@ -37,6 +38,7 @@ extension Store {
   /// ```swift
   /// let recording = store.startRecording(state: \.app, action: \.app) { values, tape in … }
   /// ```
+  @inlinable
   @discardableResult
   public func startRecording<ChildState, ChildAction>(
     state: KeyPath<State, ChildState> & Sendable,
@@ -48,7 +50,7 @@ extension Store {
       reportIssue("Only a root store records its session; this store was scoped from another.")
       let recording = SessionRecording<ChildState, ChildAction>(
         initialState: self.state[keyPath: state], limit: 0)
-      recording.isStopped = true
+      recording.markStopped(effectsInFlight: 0)
       return recording
     }
     let extract = CaseEmbedding(action)
@@ -66,6 +68,7 @@ extension Store {
 extension StoreActor {
   /// Starts recording this store's session: see `Store.startRecording(limit:dependencies:)`.
   /// Read the recording on the actor (``withRecording(_:)``).
+  @inlinable
   @discardableResult
   public func startRecording(
     limit: Int = 10_000,

@@ -37,7 +37,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   /// (see ``startRecording(limit:dependencies:)``). `nil` costs the send path nothing.
   @usableFromInline @exclusivity(unchecked) var recording: _CoreRecorder<State, Action>?
   /// The dependencies and their installation before recording replaced them.
-  var beforeRecording: (dependencies: DependencyValues, installs: Bool)?
+  @usableFromInline var beforeRecording: (dependencies: DependencyValues, installs: Bool)?
   @usableFromInline let registry = CancellationRegistry()
   /// How effect tasks get back to the core's executor.
   @usableFromInline let executor: any _CoreExecutor
@@ -188,6 +188,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   /// state now, then its every step, with the dependencies wrapped so that their answers are
   /// kept. `state` and `action` pick the recorded feature out of the root (the root itself by
   /// default).
+  @inlinable
   func startRecording<Child, ChildAction>(
     state toChild: @escaping (State) -> Child,
     action extract: @escaping (Action) -> ChildAction?,
@@ -212,15 +213,13 @@ final class RootCore<State, Action>: @unchecked Sendable {
         recording.append(child, state: toChild(state), origin: origin)
         return true
       },
-      stop: { effectsInFlight in
-        recording.isStopped = true
-        recording.effectsInFlightAtStop = effectsInFlight
-      })
+      stop: { recording.markStopped(effectsInFlight: $0) })
     dependencies = recorded
     return recording
   }
 
   /// Stops the recording in progress and puts the store's own dependencies back.
+  @usableFromInline
   func stopRecording() {
     guard let recording else { return }
     recording.stop(registry.runningCount)
@@ -233,6 +232,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   }
 
   /// `resolved`, also recording each step.
+  @usableFromInline
   static func recording(
     _ resolved: _ResolvedReducer<State, Action>, into recorder: _CoreRecorder<State, Action>
   ) -> _ResolvedReducer<State, Action> {

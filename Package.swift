@@ -335,7 +335,7 @@ let package = Package(
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        "AppConfiguration",
+        "AppConfiguration", "SessionTestWriter",
       ],
       path: "Modules/Frontends/WebFrontend",
       resources: [.copy("Public")]

@@ -37,12 +37,3 @@ extension AppFeature.Tab {
     }
   }
 }
-
-extension TerminalRecorder<AppFeature>.Description {
-  /// A recording of the app: every client wrapped, a test starting from `AppFeature.State()`.
-  public static let app = Self(
-    feature: "AppFeature",
-    initialStateExpression: AppFeature.initialStateExpression,
-    baseline: { AppFeature.baselineState() },
-    recordClients: AppFeature.recordClients)
-}

@@ -43,7 +43,7 @@ struct Interactive: FrontEndCommand, StorageOwner {
   @MainActor
   private func runSession(_ dependencies: @escaping DependencyOverrides) async -> String? {
     let recorder = TerminalRecorder<AppFeature>(
-      .app, file: recordFile.map { URL(fileURLWithPath: $0) })
+      AppFeature.recorded, file: recordFile.map { URL(fileURLWithPath: $0) })
     await InteractiveSession.run(
       store: makeStore(dependencies), registration: .app, recorder: recorder)
     return recorder.lastStatus

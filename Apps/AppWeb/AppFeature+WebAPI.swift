@@ -33,5 +33,6 @@ extension WebApp {
     api: AppFeature.webAPI,
     start: .task,
     kept: \.snapshot,
-    restore: { .restore($0) })
+    restore: { .restore($0) },
+    recorded: AppFeature.recorded)
 }

@@ -361,7 +361,7 @@ struct KeyMap {
     let record = try RecordFile.read(String(contentsOf: url, encoding: .utf8))
     let written = try SessionTestWriter(
       suiteName: "SampleSessionTests", testName: "sampleSession",
-      testableImports: AppFeature.recordedModules,
+      testableImports: AppFeature.recorded.testImports,
       source: SessionTestWriter.source(recordFile: "sample-session.jsonl", record)
     ).write(record)
     let committed = try String(

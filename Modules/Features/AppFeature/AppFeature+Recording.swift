@@ -58,11 +58,20 @@ extension AppFeature {
     }
   }
 
-  /// The state a session of the app starts from, as a test made from a recording writes it.
-  public static let initialStateExpression = "AppFeature.State()"
+  /// How a session of the app is recorded and written as a test.
+  public static let recorded = RecordedFeature<State, Action>(
+    name: "AppFeature",
+    initialStateExpression: "AppFeature.State()",
+    baseline: { baselineState() },
+    recordClients: recordClients,
+    testImports: [
+      "AppFeature", "CounterFeature", "EpisodesFeature", "FavoritingFeature", "SearchFeature",
+      "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient", "SettingsClient",
+      "WeatherClient",
+    ])
 
-  /// What that expression makes with `uuid` counting up from zero and `date` at 1970: a test
-  /// made from a recording starts from it and sets what differed.
+  /// What `AppFeature.State()` makes with `uuid` counting up from zero and `date` at 1970: a
+  /// test made from a recording starts from it and sets what differed.
   public static func baselineState() -> State {
     withDependencies {
       $0.uuid = .incrementing
@@ -71,11 +80,4 @@ extension AppFeature {
       State()
     }
   }
-
-  /// The modules a test made from a recording of the app imports.
-  public static let recordedModules = [
-    "AppFeature", "CounterFeature", "EpisodesFeature", "FavoritingFeature", "SearchFeature",
-    "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient", "SettingsClient",
-    "WeatherClient",
-  ]
 }

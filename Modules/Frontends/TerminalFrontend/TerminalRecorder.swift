@@ -13,34 +13,16 @@ import Foundation
 @MainActor
 public final class TerminalRecorder<Root: Reducer & Sendable>
 where Root.State: Equatable & Sendable, Root.Action: Sendable {
-  /// How a recording of the root is described in its file (see `SessionRecording.record`).
-  public struct Description: Sendable {
-    public var feature: String
-    public var initialStateExpression: String?
-    public var baseline: @Sendable () -> Root.State?
-    public var recordClients: @Sendable (inout DependencyValues, DependencyTape) -> Void
-
-    public init(
-      feature: String, initialStateExpression: String?,
-      baseline: @escaping @Sendable () -> Root.State?,
-      recordClients: @escaping @Sendable (inout DependencyValues, DependencyTape) -> Void
-    ) {
-      self.feature = feature
-      self.initialStateExpression = initialStateExpression
-      self.baseline = baseline
-      self.recordClients = recordClients
-    }
-  }
-
-  let description: Description
+  let feature: RecordedFeature<Root.State, Root.Action>
   /// The file named on the command line, if any: recording starts with the session.
   public let file: URL?
   let limit: Int
   private var recording: SessionRecording<Root.State, Root.Action>?
   private var target: URL?
 
-  public init(_ description: Description, file: URL?, limit: Int = 10_000) {
-    self.description = description
+  public init(_ feature: RecordedFeature<Root.State, Root.Action>, file: URL?, limit: Int = 10_000)
+  {
+    self.feature = feature
     self.file = file
     self.limit = limit
   }
@@ -54,7 +36,7 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
     let target = file ?? Self.newFile()
     self.target = target
     recording = store.startRecording(
-      state: \.app, action: \.app, limit: limit, dependencies: description.recordClients)
+      state: \.app, action: \.app, limit: limit, dependencies: feature.recordClients)
     store.send(.statusChanged("● Recording to \(target.lastPathComponent) · Ctrl-R stops"))
   }
 
@@ -64,9 +46,7 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
     guard let recording, let target else { return nil }
     store.stopRecording()
     self.recording = nil
-    let record = recording.record(
-      feature: description.feature, initialState: description.initialStateExpression,
-      baseline: description.baseline())
+    let record = feature.record(recording)
     let status: String
     do {
       try Data(RecordFile.write(record).utf8).write(to: target)

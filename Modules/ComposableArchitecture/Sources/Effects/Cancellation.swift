@@ -457,7 +457,7 @@ final class CancellationRegistry: Sendable {
   }
 
   /// How many effects are running.
-  var runningCount: Int {
+  @usableFromInline var runningCount: Int {
     state.withLock { $0.running.count }
   }
 

@@ -53,6 +53,8 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
   public internal(set) var isStopped = false
   /// How many effects were still running when recording stopped.
   public internal(set) var effectsInFlightAtStop = 0
+  /// Counts the store's running effects, for a record written while recording goes on.
+  @usableFromInline var countRunningEffects: (() -> Int)?
   /// The shared references in the state when recording started, whose values each step keeps.
   @usableFromInline let sharedRoots: [_SharedRootBase]
   private let initialShared: _SharedSnapshot?
@@ -135,7 +137,7 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
           result: answer.result.outcome, afterStep: answer.afterStep)
       },
       isFull: isFull,
-      effectsInFlight: effectsInFlightAtStop)
+      effectsInFlight: isStopped ? effectsInFlightAtStop : countRunningEffects?() ?? 0)
   }
 }
 

@@ -206,6 +206,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
     recorded.continuousClock = _RecordingClock(base: { original.continuousClock }, tape: tape)
     prepare(&recorded, tape)
     beforeRecording = (original, installsDependencies)
+    recording.countRunningEffects = { [weak self] in self?.registry.runningCount ?? 0 }
     self.recording = _CoreRecorder(
       tape: tape,
       record: { action, state, origin in

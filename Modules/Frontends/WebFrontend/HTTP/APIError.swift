@@ -56,6 +56,19 @@ extension APIError {
       headers: [.retryAfter: "5"])
   }
 
+  /// Recording routes on a server started without `--allow-recording` (or an app that cannot be
+  /// recorded).
+  static var recordingOff: Self {
+    APIError(.notFound, "this server does not record sessions (start it with --allow-recording)")
+  }
+
+  /// A record asked of a session that is not being recorded.
+  static var notRecording: Self {
+    APIError(
+      .notFound,
+      "this session is not being recorded; start recording with POST /api/session/recording")
+  }
+
   /// The request carries no session cookie.
   static var noSession: Self {
     APIError(.notFound, "no session; create one with POST /api/session")

@@ -1,6 +1,8 @@
+import ComposableArchitecture
 import Foundation
 import Hummingbird
 import Logging
+import SessionTestWriter
 
 /// The HTTP routes of the web front end: the page and the JSON API over the visitor's session.
 ///
@@ -16,6 +18,8 @@ import Logging
 /// | `POST /api/session/actions` | 200 ``Snapshot`` after one ``UserAction`` |
 /// | `GET /api/session/events` | Server-Sent Events: `event: state` with a ``Snapshot`` |
 /// | `DELETE /api/session` | 204, the session and its effects end, the cookie is cleared |
+/// | `GET`, `POST`, `DELETE /api/session/recording` | whether the session is recorded; start recording it (over); stop and forget the recording — only on a server started with `--allow-recording`, else 404 |
+/// | `GET /api/session/recording/record`, `/api/session/recording/test` | the session's record (JSON Lines), or the `TestStore` test written from it, as a download |
 ///
 /// The session id is the visitor's only credential, so it travels only in an `HttpOnly;
 /// SameSite=Strict` cookie (``sessionCookieName``) — never in a URL, a body or a log line.
@@ -43,7 +47,9 @@ public enum WebRoutes {
   /// same groups: the request guard (a known path with another method is 405) and the metrics
   /// (one duration series per route and method).
   static func groups(page: WebPage?) -> [RouteGroup] {
-    (page.map { [pageGroup($0)] } ?? []) + [probes, catalogue, session, actions, events]
+    (page.map { [pageGroup($0)] } ?? []) + [
+      probes, catalogue, session, actions, events, recording,
+    ]
   }
 
   /// The routes and the methods each accepts, from ``groups(page:)``.
@@ -287,6 +293,82 @@ public enum WebRoutes {
           try await writer.finish(nil)
         })
     }
+  }
+
+  /// The visitor's recording of their own session (`docs/recording.md`): on a server started
+  /// with `--allow-recording`, for an app that can be recorded; elsewhere every route answers
+  /// 404. A session's recording is reached only with its own cookie, kept in memory (at most
+  /// ``SessionRegistry/Configuration/recordingLimit`` steps) and gone with the session.
+  static let recording = RouteGroup(
+    "recording",
+    [
+      ("/api/session/recording", [.get, .post, .delete]),
+      ("/api/session/recording/record", [.get]), ("/api/session/recording/test", [.get]),
+    ]
+  ) { routes, environment in
+    let (registry, limits) = (environment.registry, environment.limits)
+    let allowed = registry.allowsRecording
+    /// The session of a recording request, on a server that records.
+    @Sendable func recordedSession(_ request: Request, _ context: WebRequestContext, read: Bool)
+      async throws -> String
+    {
+      guard allowed else { throw APIError.recordingOff }
+      let id = try sessionID(of: request)
+      if read {
+        try limits.admitRead(request, context: context)
+      } else {
+        try limits.admitAction(request, context: context)
+      }
+      try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
+      return id
+    }
+    routes.on("/api/session/recording", .get) { request, context in
+      let id = try await recordedSession(request, context, read: true)
+      return try json(try await registry.recordingStatus(of: id))
+    }
+    routes.on("/api/session/recording", .post) { request, context in
+      let id = try await recordedSession(request, context, read: false)
+      return try json(try await registry.startRecording(in: id), status: .created)
+    }
+    routes.on("/api/session/recording", .delete) { request, context in
+      let id = try await recordedSession(request, context, read: false)
+      try await registry.stopRecording(in: id)
+      return Response(status: .noContent)
+    }
+    routes.on("/api/session/recording/record", .get) { request, context in
+      let id = try await recordedSession(request, context, read: true)
+      let record = try await registry.record(of: id).record
+      return download(
+        RecordFile.write(record), type: "application/x-ndjson; charset=utf-8",
+        name: "session.jsonl")
+    }
+    routes.on("/api/session/recording/test", .get) { request, context in
+      let id = try await recordedSession(request, context, read: true)
+      let recorded = try await registry.record(of: id)
+      let writer = SessionTestWriter(
+        suiteName: "RecordedSessionTests", testName: "recordedSession",
+        testableImports: recorded.testImports,
+        source: SessionTestWriter.source(recordFile: "session.jsonl", recorded.record))
+      let source: String
+      do throws(SessionTestWriter.Failure) {
+        source = try writer.write(recorded.record)
+      } catch {
+        throw APIError(.unprocessableContent, error.description)
+      }
+      return download(
+        source, type: "text/x-swift; charset=utf-8", name: "RecordedSessionTests.swift")
+    }
+  }
+
+  /// A text the browser saves as a file.
+  private static func download(_ text: String, type: String, name: String) -> Response {
+    Response(
+      status: .ok,
+      headers: [
+        .contentType: type, .cacheControl: "no-store",
+        .contentDisposition: "attachment; filename=\"\(name)\"",
+      ],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
   /// The session cookie: `HttpOnly`, `SameSite=Strict`, only sent to the API, `Secure` when the

@@ -37,7 +37,25 @@ function render(state) {
   }
   for (const feature of features) feature.render(state, session.send);
   if (!following) recordAddress(state);
+  refreshDevtools?.();
 }
+
+// The developer panel (devtools.js), loaded only when asked for: ?devtools in the address, or
+// Alt+Shift+D.
+let refreshDevtools = null;
+async function openDevtools() {
+  const module = await import("./devtools.js");
+  refreshDevtools = module.open();
+  // Before the first state there is no session to ask about: the first state refreshes it.
+  if (shown) refreshDevtools();
+}
+if (new URLSearchParams(location.search).has("devtools")) openDevtools();
+document.addEventListener("keydown", (event) => {
+  if (event.altKey && event.shiftKey && event.code === "KeyD") {
+    event.preventDefault();
+    openDevtools();
+  }
+});
 
 // Each screen the user goes to is an entry of the browser's history, at its own address.
 function recordAddress(state) {

@@ -93,6 +93,13 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
   )
   var secureCookies = false
 
+  @Flag(
+    name: .customLong("allow-recording"),
+    help:
+      "Let each visitor record their own session and download it, or the test written from it (the page's developer panel: add ?devtools to the address). Off by default. [env: APP_SERVER_ALLOW_RECORDING=true]"
+  )
+  var allowRecording = false
+
   @Option(
     name: .customLong("favorite-failure-rate"),
     help:
@@ -111,6 +118,9 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
 
   public init() {}
 
+  /// The most steps a visitor's recording keeps (`--allow-recording`).
+  public static let recordingLimit = 2_000
+
   /// The server's own flags, as values for the variables they replace.
   var flagValues: [FlagValue] {
     let single: [(String, String, String?)] = [
@@ -124,6 +134,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
       ("--reads-per-second", "APP_SERVER_READS_PER_SECOND", readsPerSecond),
       ("--ipv6-client-prefix", "APP_SERVER_IPV6_CLIENT_PREFIX", ipv6ClientPrefix),
       ("--secure-cookies", "APP_SERVER_SECURE_COOKIES", secureCookies ? "true" : nil),
+      ("--allow-recording", "APP_SERVER_ALLOW_RECORDING", allowRecording ? "true" : nil),
       ("--favorite-failure-rate", "FAVORITE_FAILURE_RATE", favoriteFailureRate),
       ("--log-level", "LOG_LEVEL", logLevel),
     ]
@@ -187,7 +198,9 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
         idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up))),
         maximumSessionCount: try settings.integer(
           "APP_SERVER_MAX_SESSIONS", in: 1...Int.max, expected: "a whole number, at least 1")
-          ?? 1000),
+          ?? 1000,
+        recordingLimit: try settings.boolean("APP_SERVER_ALLOW_RECORDING") == true
+          ? Self.recordingLimit : nil),
       security: .init(
         allowedHosts: Set(try settings.hosts("APP_SERVER_ALLOWED_HOSTS")),
         secureCookies: try settings.boolean("APP_SERVER_SECURE_COOKIES") ?? false,

@@ -132,6 +132,29 @@ final class Session: Sendable {
     return snapshot
   }
 
+  // MARK: Recording
+
+  private func requireDriver() throws(APIError) -> any SessionDriver {
+    guard let driver = bookkeeping.withLock({ $0.driver }) else { throw APIError.unknownSession }
+    return driver
+  }
+
+  func startRecording(limit: Int) async throws(APIError) -> RecordingStatus {
+    try await requireDriver().startRecording(limit: limit)
+  }
+
+  func stopRecording() async throws(APIError) {
+    await try requireDriver().stopRecording()
+  }
+
+  func recordingStatus() async throws(APIError) -> RecordingStatus {
+    await try requireDriver().recordingStatus()
+  }
+
+  func record() async throws(APIError) -> SessionRecordWithImports {
+    try await requireDriver().record()
+  }
+
   /// The number of event streams open on this session.
   var subscriberCount: Int { bookkeeping.withLock { $0.subscribers.count } }
 

@@ -46,6 +46,9 @@ public final class SessionRegistry: Sendable {
     /// probe may take before the storage counts as unreachable.
     public var storageProbeInterval: Duration
     public var storageProbeTimeout: Duration
+    /// The most steps a visitor's recording of their session keeps, when visitors may record
+    /// their sessions (`--allow-recording`); `nil`: recording is off and its routes do not exist.
+    public var recordingLimit: Int?
 
     /// Creates limits; the defaults suit a small deployment.
     public init(
@@ -55,7 +58,8 @@ public final class SessionRegistry: Sendable {
       minimumIdleBeforeEviction: Duration = .seconds(60),
       archiveTimeout: Duration = .seconds(2),
       storageProbeInterval: Duration = .seconds(1),
-      storageProbeTimeout: Duration = .seconds(1)
+      storageProbeTimeout: Duration = .seconds(1),
+      recordingLimit: Int? = nil
     ) {
       self.idleTimeout = idleTimeout
       self.maximumSessionCount = maximumSessionCount
@@ -64,6 +68,7 @@ public final class SessionRegistry: Sendable {
       self.archiveTimeout = archiveTimeout
       self.storageProbeInterval = storageProbeInterval
       self.storageProbeTimeout = storageProbeTimeout
+      self.recordingLimit = recordingLimit
     }
   }
 
@@ -324,6 +329,38 @@ public final class SessionRegistry: Sendable {
     let session = try session(id, now: now)
     guard let snapshot = session.snapshot else { throw APIError.unknownSession }
     return snapshot
+  }
+
+  // MARK: Recording
+
+  /// Whether visitors may record their sessions: the server allows it and the app can.
+  var allowsRecording: Bool { configuration.recordingLimit != nil && app.canRecord }
+
+  /// Starts recording a session (a recording in progress starts over).
+  func startRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(APIError)
+    -> RecordingStatus
+  {
+    guard let limit = configuration.recordingLimit else { throw APIError.recordingOff }
+    return try await session(id, now: now).startRecording(limit: limit)
+  }
+
+  /// Stops recording a session and forgets the recording.
+  func stopRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(APIError) {
+    try await session(id, now: now).stopRecording()
+  }
+
+  /// Whether a session is being recorded, and how far.
+  func recordingStatus(of id: String, now: ContinuousClock.Instant = .now) async throws(APIError)
+    -> RecordingStatus
+  {
+    try await session(id, now: now).recordingStatus()
+  }
+
+  /// The record of a session's recording so far, with what a test written from it imports.
+  func record(of id: String, now: ContinuousClock.Instant = .now) async throws(APIError)
+    -> SessionRecordWithImports
+  {
+    try await session(id, now: now).record()
   }
 
   /// Sends a user action to a session and returns the state after it.

@@ -1,6 +1,7 @@
 import ComposableArchitecture
 import Foundation
 import NIOCore
+import Synchronization
 
 /// The root feature a server serves, with its type erased: its web API (the action catalogue, the
 /// decoder, the state JSON and its schema), its page (the frame with its features' sections), what
@@ -25,6 +26,8 @@ public struct WebApp: Sendable {
   let decodeAction: @Sendable (ByteBufferView) throws(DecodingFailure) -> UserAction
   let readSaved: @Sendable (Data) throws -> SavedState
   let makeDriver: @Sendable (_ dependencies: @escaping DependencyOverrides) -> any SessionDriver
+  /// Whether a session of this app can be recorded (it was given a ``RecordedFeature``).
+  public let canRecord: Bool
 
   /// The app of `root`.
   ///
@@ -37,6 +40,8 @@ public struct WebApp: Sendable {
   ///     visitor kept); the session's first answer waits for its effects.
   ///   - kept: what of the state a session saves; written as JSON when it changes.
   ///   - restore: the action that puts a saved `Kept` back, sent first in a resumed session.
+  ///   - recorded: how a visitor's session is recorded and written as a test, on a server that
+  ///     allows it (`--allow-recording`); `nil`: sessions of this app are not recorded.
   public init<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>(
     _ root: Root,
     title: String,
@@ -44,11 +49,12 @@ public struct WebApp: Sendable {
     api: WebAPI<Root>,
     start: Root.Action? = nil,
     kept: @escaping @Sendable (Root.State) -> Kept,
-    restore: @escaping @Sendable (Kept) -> Root.Action
+    restore: @escaping @Sendable (Kept) -> Root.Action,
+    recorded: RecordedFeature<Root.State, Root.Action>? = nil
   ) where Root.State: Sendable, Root.Action: Sendable {
     self.init(
       root, title: title, initialState: initialState, api: api, start: start, kept: kept,
-      restore: Optional(restore))
+      restore: Optional(restore), recorded: recorded)
   }
 
   /// The app of `root`, of which nothing is saved: a session resumed after a restart starts
@@ -58,11 +64,12 @@ public struct WebApp: Sendable {
     title: String,
     initialState: @escaping @Sendable () -> Root.State,
     api: WebAPI<Root>,
-    start: Root.Action? = nil
+    start: Root.Action? = nil,
+    recorded: RecordedFeature<Root.State, Root.Action>? = nil
   ) where Root.State: Sendable, Root.Action: Sendable {
     self.init(
       root, title: title, initialState: initialState, api: api, start: start,
-      kept: { _ in NothingKept() }, restore: nil)
+      kept: { _ in NothingKept() }, restore: nil, recorded: recorded)
   }
 
   private init<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>(
@@ -72,8 +79,10 @@ public struct WebApp: Sendable {
     api: WebAPI<Root>,
     start: Root.Action?,
     kept: @escaping @Sendable (Root.State) -> Kept,
-    restore: (@Sendable (Kept) -> Root.Action)?
+    restore: (@Sendable (Kept) -> Root.Action)?,
+    recorded: RecordedFeature<Root.State, Root.Action>?
   ) where Root.State: Sendable, Root.Action: Sendable {
+    self.canRecord = recorded != nil
     self.catalogue = api.catalogue
     self.schema = api.schema
     self.page = WebPage(title: title, sections: api.sections)
@@ -82,7 +91,7 @@ public struct WebApp: Sendable {
     self.makeDriver = { dependencies in
       RootDriver(
         root: root, initialState: initialState, api: api, start: start, kept: kept,
-        restore: restore, dependencies: dependencies)
+        restore: restore, recorded: recorded, dependencies: dependencies)
     }
   }
 }
@@ -135,6 +144,28 @@ protocol SessionDriver: Sendable {
   func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot?
   /// A saved state as the session compares it with the next one to save.
   func keptState(of saved: SavedState) -> KeptState?
+  /// Starts recording the session (over again, if it was); 409 when the app cannot be recorded.
+  func startRecording(limit: Int) async throws(APIError) -> RecordingStatus
+  /// Stops recording and forgets the recording.
+  func stopRecording() async
+  func recordingStatus() async -> RecordingStatus
+  /// The record so far; 404 when the session is not being recorded.
+  func record() async throws(APIError) -> SessionRecordWithImports
+}
+
+/// Whether a session is being recorded, and how far: `{"recording":true,"steps":12,"limit":2000,
+/// "full":false}`.
+struct RecordingStatus: Encodable, Equatable, Sendable {
+  var recording: Bool
+  var steps: Int
+  var limit: Int?
+  var full: Bool
+}
+
+/// A session's record, with the modules a test written from it imports.
+struct SessionRecordWithImports: Sendable {
+  var record: SessionRecord
+  var testImports: [String]
 }
 
 /// The driver of a root reducer's sessions.
@@ -146,11 +177,15 @@ where Root.State: Sendable, Root.Action: Sendable {
   let start: Root.Action?
   let kept: @Sendable (Root.State) -> Kept
   let restore: (@Sendable (Kept) -> Root.Action)?
+  let recorded: RecordedFeature<Root.State, Root.Action>?
+  /// The recording in progress, read and replaced on the store's actor only.
+  private let recording = Mutex<SessionRecording<Root.State, Root.Action>?>(nil)
 
   init(
     root: Root, initialState: @Sendable () -> Root.State, api: WebAPI<Root>,
     start: Root.Action?, kept: @escaping @Sendable (Root.State) -> Kept,
     restore: (@Sendable (Kept) -> Root.Action)?,
+    recorded: RecordedFeature<Root.State, Root.Action>?,
     dependencies: @escaping DependencyOverrides
   ) {
     // The initial state is made with the session's dependencies (`StoreActor` builds it in
@@ -164,6 +199,7 @@ where Root.State: Sendable, Root.Action: Sendable {
     self.start = start
     self.kept = kept
     self.restore = restore
+    self.recorded = recorded
   }
 
   func begin(restoring saved: SavedState?) async {
@@ -203,6 +239,60 @@ where Root.State: Sendable, Root.Action: Sendable {
 
   func keptState(of saved: SavedState) -> KeptState? {
     (saved.value as? Kept).map { KeptState($0) }
+  }
+
+  // MARK: Recording
+
+  func startRecording(limit: Int) async throws(APIError) -> RecordingStatus {
+    guard let recorded else { throw APIError.recordingOff }
+    return await Self.startRecording(store, limit: limit, recorded: recorded, driver: self)
+  }
+
+  private static func startRecording(
+    _ store: isolated StoreActorOf<Root>, limit: Int,
+    recorded: RecordedFeature<Root.State, Root.Action>, driver: RootDriver
+  ) -> RecordingStatus {
+    let recording = store.startRecording(limit: limit, dependencies: recorded.recordClients)
+    driver.recording.withLock { $0 = recording }
+    return RecordingStatus(recording: true, steps: 0, limit: limit, full: false)
+  }
+
+  func stopRecording() async {
+    await Self.stopRecording(store, driver: self)
+  }
+
+  private static func stopRecording(_ store: isolated StoreActorOf<Root>, driver: RootDriver) {
+    store.stopRecording()
+    driver.recording.withLock { $0 = nil }
+  }
+
+  func recordingStatus() async -> RecordingStatus {
+    await Self.recordingStatus(store, driver: self)
+  }
+
+  private static func recordingStatus(_ store: isolated StoreActorOf<Root>, driver: RootDriver)
+    -> RecordingStatus
+  {
+    guard let recording = driver.recording.withLock({ $0 }) else {
+      return RecordingStatus(recording: false, steps: 0, limit: nil, full: false)
+    }
+    return RecordingStatus(
+      recording: true, steps: recording.steps.count, limit: recording.limit,
+      full: recording.isFull)
+  }
+
+  func record() async throws(APIError) -> SessionRecordWithImports {
+    guard let recorded, let record = await Self.record(store, recorded: recorded, driver: self)
+    else { throw APIError.notRecording }
+    return SessionRecordWithImports(record: record, testImports: recorded.testImports)
+  }
+
+  private static func record(
+    _ store: isolated StoreActorOf<Root>, recorded: RecordedFeature<Root.State, Root.Action>,
+    driver: RootDriver
+  ) -> SessionRecord? {
+    guard let recording = driver.recording.withLock({ $0 }) else { return nil }
+    return recorded.record(recording)
   }
 
   func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot? {

@@ -1,0 +1,120 @@
+import ComposableArchitecture
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WebFrontend
+
+/// A visitor's recording of their own session (`--allow-recording`), through the routes.
+/// `GET /api/session/recording`'s answer.
+struct RecordingStatusBody: Decodable, Equatable {
+  var recording: Bool
+  var steps: Int
+  var limit: Int?
+  var full: Bool
+}
+
+func recordingStatus(_ response: TestResponse) throws -> RecordingStatusBody {
+  try JSONDecoder().decode(RecordingStatusBody.self, from: Data(buffer: response.body))
+}
+
+@MainActor
+@Suite struct RecordingRouteTests {
+  func recordingRegistry(limit: Int = 100) -> SessionRegistry {
+    makeRegistry(configuration: .init(recordingLimit: limit))
+  }
+
+  @Test func aVisitorRecordsTheirSessionAndDownloadsItAndItsTest() async throws {
+    try await makeApplication(recordingRegistry()).test(.router) { client in
+      let session = try await client.createSession()
+      let idle = try await client.call(.get, "/api/session/recording", session: session.id)
+      #expect(
+        try recordingStatus(idle) == .init(recording: false, steps: 0, limit: nil, full: false))
+      #expect(
+        try await client.call(.get, "/api/session/recording/record", session: session.id).status
+          == .notFound)
+
+      let started = try await client.call(.post, "/api/session/recording", session: session.id)
+      #expect(started.status == .created)
+      try await client.send(.incrementCounter(id: firstCounter), to: session.id)
+      try await client.send(.incrementCounter(id: firstCounter), to: session.id)
+      let status = try await client.call(.get, "/api/session/recording", session: session.id)
+      #expect(
+        try recordingStatus(status) == .init(recording: true, steps: 2, limit: 100, full: false))
+
+      let download = try await client.call(
+        .get, "/api/session/recording/record", session: session.id)
+      #expect(download.status == .ok)
+      #expect(download.headers[.contentType] == "application/x-ndjson; charset=utf-8")
+      #expect(download.headers[.contentDisposition] == #"attachment; filename="session.jsonl""#)
+      let record = try RecordFile.read(String(buffer: download.body))
+      #expect(record.feature == "AppFeature" && record.steps.count == 2)
+      #expect(record.steps.allSatisfy { $0.origin == .user })
+      // Nothing of the session's credentials is in it.
+      #expect(!String(buffer: download.body).contains(session.id))
+
+      let test = try await client.call(.get, "/api/session/recording/test", session: session.id)
+      #expect(test.status == .ok)
+      #expect(test.headers[.contentType] == "text/x-swift; charset=utf-8")
+      let source = String(buffer: test.body)
+      #expect(source.contains("struct RecordedSessionTests {"))
+      #expect(
+        source.contains(
+          "await store.send(.counterList(.counters(.element(id: id1, action: .incrementButtonTapped)))) {\n      $0.counterList.counters[id: id1]?.count = 2"
+        ))
+
+      let stopped = try await client.call(.delete, "/api/session/recording", session: session.id)
+      #expect(stopped.status == .noContent)
+      #expect(
+        try await client.call(.get, "/api/session/recording/record", session: session.id).status
+          == .notFound)
+    }
+  }
+
+  @Test func anotherVisitorGetsNothingOfASessionsRecording() async throws {
+    try await makeApplication(recordingRegistry()).test(.router) { client in
+      let recorded = try await client.createSession()
+      _ = try await client.call(.post, "/api/session/recording", session: recorded.id)
+      try await client.send(.incrementCounter(id: firstCounter), to: recorded.id)
+      let other = try await client.createSession()
+      let response = try await client.call(.get, "/api/session/recording/record", session: other.id)
+      #expect(response.status == .notFound)
+      #expect(String(buffer: response.body).contains("this session is not being recorded"))
+      let noCookie = try await client.call(.get, "/api/session/recording/record")
+      #expect(noCookie.status == .notFound)
+      #expect(String(buffer: noCookie.body).contains("no session"))
+    }
+  }
+
+  @Test func aRecordingKeepsAtMostItsLimit() async throws {
+    try await makeApplication(recordingRegistry(limit: 3)).test(.router) { client in
+      let session = try await client.createSession()
+      _ = try await client.call(.post, "/api/session/recording", session: session.id)
+      for _ in 0..<5 {
+        try await client.send(.incrementCounter(id: firstCounter), to: session.id)
+      }
+      let status = try await client.call(.get, "/api/session/recording", session: session.id)
+      #expect(try recordingStatus(status) == .init(recording: true, steps: 3, limit: 3, full: true))
+      let record = try RecordFile.read(
+        String(
+          buffer: try await client.call(
+            .get, "/api/session/recording/record", session: session.id
+          ).body))
+      #expect(record.steps.count == 3 && record.isFull)
+    }
+  }
+
+  @Test func aSessionThatEndsTakesItsRecordingWithIt() async throws {
+    try await makeApplication(recordingRegistry()).test(.router) { client in
+      let session = try await client.createSession()
+      _ = try await client.call(.post, "/api/session/recording", session: session.id)
+      #expect(
+        try await client.call(.delete, "/api/session", session: session.id).status == .noContent)
+      let response = try await client.call(
+        .get, "/api/session/recording/record", session: session.id)
+      #expect(response.status == .notFound)
+      #expect(String(buffer: response.body).contains("unknown or expired session"))
+    }
+  }
+}

@@ -198,6 +198,34 @@ def test_a_damaged_record_is_refused_naming_the_line(base):
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def replay(record):
+    return subprocess.run([str(ROOT / "Tools" / "replay-record"), str(record)],
+                          capture_output=True, text=True, timeout=1800, cwd=ROOT)
+
+
+def test_a_record_replays_against_todays_reducers_and_a_divergence_is_named(base):
+    result = replay(SAMPLE)
+    assert result.returncode == 0, result
+    assert "every recorded state was reproduced (58 steps)" in result.stdout, result.stdout
+    # A record whose sixth step says the count became 5: today's reducer makes it 1.
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="recording-e2e-"))
+    lines = SAMPLE.read_text().splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.startswith('{"step":6,'))
+    assert lines[index].endswith('"count"],"value":1}]}\n'), lines[index]
+    lines[index] = lines[index].replace('"value":1}]}', '"value":5}]}')
+    edited = folder / "edited.jsonl"
+    edited.write_text("".join(lines))
+    result = replay(edited)
+    assert result.returncode == 1, result
+    assert "the session diverges at step 6 of 58" in result.stdout, result.stdout
+    assert "−         _count: 5," in result.stdout and "+         _count: 1," in result.stdout, \
+        result.stdout
+    assert not (ROOT / "Tests/RecordingTests/Generated/ReplayedSessionTest.swift").exists()
+    refused = replay(folder / "missing.jsonl")
+    assert refused.returncode == 2 and "cannot read" in refused.stderr, refused
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def write_sample():
     server, base = fixture_upstream.start()
     try:

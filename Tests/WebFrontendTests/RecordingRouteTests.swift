@@ -105,6 +105,24 @@ func recordingStatus(_ response: TestResponse) throws -> RecordingStatusBody {
     }
   }
 
+  @Test func aRecordTakenWhileATimerRunsEndsItsTestBySkippingWhatTheTimerDoesLater() async throws {
+    try await makeApplication(recordingRegistry()).test(.router) { client in
+      let session = try await client.createSession()
+      _ = try await client.call(.post, "/api/session/recording", session: session.id)
+      try await client.send(.toggleTimer(id: firstCounter), to: session.id)
+      let record = try RecordFile.read(
+        String(
+          buffer: try await client.call(
+            .get, "/api/session/recording/record", session: session.id
+          ).body))
+      #expect(record.effectsInFlight == 1)
+      let source = String(
+        buffer: try await client.call(.get, "/api/session/recording/test", session: session.id)
+          .body)
+      #expect(source.hasSuffix("await store.skipInFlightEffects(strict: false)\n  }\n}\n"))
+    }
+  }
+
   @Test func aSessionThatEndsTakesItsRecordingWithIt() async throws {
     try await makeApplication(recordingRegistry()).test(.router) { client in
       let session = try await client.createSession()

@@ -2,25 +2,17 @@ import Foundation
 
 // How the runtime's own types are recorded: as what they mean to a feature, not as their storage.
 
-// A shared value is written as it was at the step being written (a recording keeps the values
-// of the references its state held when it started); a member projected from one (`$a.b`), or a
-// reference made later, as it is now.
+// A shared value is written as it was at the step being written (see `_SharedSnapshot`).
 
 extension Shared: RecordedValueConvertible {
   public var recordedValue: RecordedValue {
-    let value =
-      box is _SharedRootBox<Value>
-      ? _SharedSnapshot.value(of: box.root, as: Value.self) ?? wrappedValue : wrappedValue
-    return .shared(RecordedValue(reflecting: value), readOnly: false)
+    _SharedSnapshot.recordedValue(of: box, now: wrappedValue, readOnly: false)
   }
 }
 
 extension SharedReader: RecordedValueConvertible {
   public var recordedValue: RecordedValue {
-    let value =
-      box is _SharedRootBox<Value>
-      ? _SharedSnapshot.value(of: box.root, as: Value.self) ?? wrappedValue : wrappedValue
-    return .shared(RecordedValue(reflecting: value), readOnly: true)
+    _SharedSnapshot.recordedValue(of: box, now: wrappedValue, readOnly: true)
   }
 }
 

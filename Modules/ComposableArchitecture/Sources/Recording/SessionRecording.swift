@@ -242,7 +242,6 @@ final class _CoreRecorder<State, Action> {
   /// parent's reducer turned a key press into one of its actions): then they count as sent by a
   /// user.
   @usableFromInline @exclusivity(unchecked) var sendsAreFromOutside = false
-  @usableFromInline let tape: DependencyTape
   /// Records a step of the root; returns whether it was one of the recorded feature's.
   @usableFromInline let record:
     (_ action: Action, _ state: State, _ origin: SessionRecordingOrigin) -> Bool
@@ -250,11 +249,9 @@ final class _CoreRecorder<State, Action> {
 
   @usableFromInline
   init(
-    tape: DependencyTape,
     record: @escaping (Action, State, SessionRecordingOrigin) -> Bool,
     stop: @escaping (Int) -> Void
   ) {
-    self.tape = tape
     self.record = record
     self.stop = stop
   }
@@ -277,8 +274,13 @@ struct _SharedSnapshot: @unchecked Sendable {
   /// The snapshot a record is being written from: shared values are read from it.
   @TaskLocal static var current: _SharedSnapshot?
 
-  /// The value `root` had in the current snapshot, if it has one of type `Value`.
-  static func value<Value>(of root: _SharedRootBase, as _: Value.Type) -> Value? {
-    current?.values[ObjectIdentifier(root)] as? Value
+  /// A shared value as recorded: the value its reference had in the current snapshot, or, for a
+  /// member projected from one (`$a.b`) or a reference made later, the value it has now.
+  static func recordedValue<Value>(
+    of box: _SharedReadableBox<Value>, now: Value, readOnly: Bool
+  ) -> RecordedValue {
+    let snapshotted =
+      box is _SharedRootBox<Value> ? current?.values[ObjectIdentifier(box.root)] as? Value : nil
+    return .shared(RecordedValue(reflecting: snapshotted ?? now), readOnly: readOnly)
   }
 }

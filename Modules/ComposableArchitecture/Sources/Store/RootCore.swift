@@ -208,7 +208,6 @@ final class RootCore<State, Action>: @unchecked Sendable {
     beforeRecording = (original, installsDependencies)
     recording.countRunningEffects = { [weak self] in self?.registry.runningCount ?? 0 }
     self.recording = _CoreRecorder(
-      tape: tape,
       record: { action, state, origin in
         guard let child = extract(action) else { return false }
         recording.append(child, state: toChild(state), origin: origin)

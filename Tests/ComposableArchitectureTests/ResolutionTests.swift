@@ -81,9 +81,104 @@ struct ResolutionTests {
     await store.send(.tapped) { $0.taps = 1 }
   }
 
+  /// A store builds its root's body at once and each child feature's at the child's first
+  /// action: a store whose user never reaches a feature never spends memory on its reducers.
+  @Test func aChildFeatureIsBuiltAtItsFirstActionOnly() {
+    let first = LockIsolated(0)
+    let second = LockIsolated(0)
+    let store = Store(initialState: Pair.State()) {
+      Pair(firstBuilds: first, secondBuilds: second)
+    }
+    #expect(first.value == 0)
+    #expect(second.value == 0)
+    store.send(.first(.tapped))
+    store.send(.first(.tapped))
+    #expect(store.first.count == 2)
+    #expect(first.value == 1)
+    #expect(second.value == 0)
+    store.send(.second(.tapped))
+    #expect(store.second.count == 1)
+    #expect(second.value == 1)
+  }
+
+  /// A child built at its first action is built under the store's dependencies, as it would
+  /// have been when the store was made — also when that action comes from an effect.
+  @Test func aChildBuiltLaterSeesTheStoresDependencies() async {
+    let store = TestStore(initialState: ParentOfCapturing.State()) {
+      ParentOfCapturing()
+    } withDependencies: {
+      $0.numberClient.fetch = { 7 }
+    }
+    await store.send(.start)
+    await store.receive(\.child.fetch)
+    await store.receive(\.child.fetched) { $0.child.number = 7 }
+  }
+
+  /// A forEach builds its element feature with itself: list rows are a list's everyday actions.
+  @Test func aForEachBuildsItsElementFeatureWithItself() {
+    let builds = LockIsolated(0)
+    let store = Store(initialState: List.State(rows: [Counted.State(id: 1)])) {
+      List(builds: builds)
+    }
+    #expect(builds.value == 1)
+    store.send(.rows(.element(id: 1, action: .tapped)))
+    #expect(store.rows[id: 1]?.count == 1)
+    #expect(builds.value == 1)
+  }
+
+  @Reducer
+  struct Pair {
+    struct State: Equatable {
+      var first = Counted.State()
+      var second = Counted.State()
+    }
+    enum Action {
+      case first(Counted.Action)
+      case second(Counted.Action)
+    }
+    let firstBuilds: LockIsolated<Int>
+    let secondBuilds: LockIsolated<Int>
+
+    var body: some ReducerOf<Self> {
+      Scope(state: \.first, action: \.first) { Counted(builds: firstBuilds) }
+      Scope(state: \.second, action: \.second) { Counted(builds: secondBuilds) }
+    }
+  }
+
+  @Reducer
+  struct ParentOfCapturing {
+    struct State: Equatable { var child = CapturesInBody.State() }
+    enum Action {
+      case child(CapturesInBody.Action)
+      case start
+    }
+    var body: some ReducerOf<Self> {
+      Scope(state: \.child, action: \.child) { CapturesInBody() }
+      Reduce { _, action in
+        guard case .start = action else { return .none }
+        return .run { send in await send(.child(.fetch)) }
+      }
+    }
+  }
+
+  @Reducer
+  struct List {
+    struct State: Equatable { var rows: IdentifiedArrayOf<Counted.State> = [] }
+    enum Action { case rows(IdentifiedActionOf<Counted>) }
+    let builds: LockIsolated<Int>
+
+    var body: some ReducerOf<Self> {
+      EmptyReducer()
+        .forEach(\.rows, action: \.rows) { Counted(builds: builds) }
+    }
+  }
+
   @Reducer
   struct Counted {
-    struct State: Equatable { var count = 0 }
+    struct State: Equatable, Identifiable {
+      var id = 0
+      var count = 0
+    }
     enum Action { case tapped }
     let builds: LockIsolated<Int>
 

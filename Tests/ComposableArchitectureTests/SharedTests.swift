@@ -28,6 +28,34 @@ struct SharedTests {
     #expect(result == "now 42")
   }
 
+  /// The body of `withLock` may read (and lock) the same value again on its thread.
+  @Test func withLockMayReadTheSameValueInside() {
+    let count = Shared(value: 2)
+    count.withLock { $0 += count.wrappedValue * 10 + count.withLock { $0 } }
+    #expect(count.wrappedValue == 24)
+  }
+
+  /// Changes from many threads at once are each applied once.
+  @Test func changesFromManyThreadsAreEachApplied() {
+    let count = Shared(value: 0)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for _ in 0..<2_000 { count.withLock { $0 += 1 } }
+    }
+    #expect(count.wrappedValue == 16_000)
+  }
+
+  @Test func aThrowingBodyChangesNothingAndRethrows() {
+    struct Refused: Error {}
+    let count = Shared(value: 1)
+    #expect(throws: Refused.self) {
+      try count.withLock { value in
+        value = 5
+        throw Refused()
+      }
+    }
+    #expect(count.wrappedValue == 1)
+  }
+
   @Test func membersProjectAsSharedValuesThatWriteThrough() {
     let user = Shared(value: User(name: "Blob"))
     let name: Shared<String> = user.name

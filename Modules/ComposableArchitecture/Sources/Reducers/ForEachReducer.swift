@@ -81,7 +81,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     _ resolution: inout _Resolution
   ) -> _ResolvedReducer<Parent.State, Parent.Action> {
     let parent = self.parent._resolve(&resolution)
-    let element = self.element._resolve(&resolution)
+    let element = resolution.resolvingAtOnce { self.element._resolve(&$0) }
     let toElements = _StateAccess(toElementsState)
     let toElementAction = self.toElementAction
     let keyPathID = IdentifierBox(toElementsState)

@@ -35,9 +35,23 @@ public struct _ResolvedReducer<State, Action> {
 public struct _Resolution {
   @usableFromInline
   var resolving: [ObjectIdentifier] = []
+  /// Whether the next reducer with a `body` met is resolved at once although it is a child (see
+  /// ``resolvingAtOnce(_:)``).
+  @usableFromInline
+  var resolvesNextBodyAtOnce = false
 
   @inlinable
   public init() {}
+
+  /// Resolves a child whose reducer with a `body` is resolved at once, not at its first action:
+  /// a `forEach`'s element feature, whose actions are the list's everyday traffic and whose tree
+  /// is resolved once for all its elements. (A recursive feature still unfolds lazily.)
+  @inlinable
+  mutating func resolvingAtOnce<R>(_ resolve: (inout Self) -> R) -> R {
+    resolvesNextBodyAtOnce = true
+    defer { resolvesNextBodyAtOnce = false }
+    return resolve(&self)
+  }
 }
 
 extension Reducer {
@@ -59,11 +73,15 @@ extension Reducer where Body == Never {
 }
 
 extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
-  /// A reducer with a `body` resolves to its body, resolved.
+  /// A reducer with a `body` resolves to its body, resolved: at once when it is the root of the
+  /// resolution (or a `forEach`'s element), and the first time an action reaches it when it is a
+  /// child (see ``_LazyResolution``).
   @inlinable
   public func _resolve(_ resolution: inout _Resolution) -> _ResolvedReducer<State, Action> {
     let type = ObjectIdentifier(Self.self)
-    if resolution.resolving.contains(type) {
+    let atOnce = resolution.resolving.isEmpty || resolution.resolvesNextBodyAtOnce
+    resolution.resolvesNextBodyAtOnce = false
+    guard atOnce, !resolution.resolving.contains(type) else {
       return _LazyResolution<State, Action>(type: type) { body._resolve(&$0) }.resolved
     }
     resolution.resolving.append(type)
@@ -72,13 +90,28 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   }
 }
 
-/// A recursive edge of a reducer tree: resolved the first time an action reaches it, under the
-/// dependencies of that action (the same ones the resolution would have used).
+/// A child feature's part of a reducer tree, resolved the first time an action reaches it, under
+/// the dependencies of that action — the ones the store's resolution would have used, since a
+/// store reduces with its own dependencies installed.
+///
+/// A store resolves only its root's `body` when it is made; every feature below it (a `Scope`'s
+/// child, a presented destination, a stack's screens) waits for its first action — except a
+/// `forEach`'s element feature, resolved with its list (``_Resolution/resolvingAtOnce(_:)``).
+/// A store whose user never opens a tab never builds that tab's reducers, so a server with
+/// thousands of idle sessions does not pay, per session, for features nobody used. It also makes
+/// recursion free: a feature that contains itself unfolds one level per action that reaches it,
+/// never forever. A lazy level costs a send one indirect call more (about 25 instructions).
 @usableFromInline
 final class _LazyResolution<State, Action> {
   @usableFromInline let type: ObjectIdentifier
   @usableFromInline let resolveBody: (inout _Resolution) -> _ResolvedReducer<State, Action>
-  @usableFromInline var resolvedBody: _ResolvedReducer<State, Action>?
+  /// The resolved body once an action reached it; set once, never replaced.
+  @usableFromInline var body: _ResolvedBody<State, Action>?
+  /// `body` again, for calls that need not retain it: this object keeps it alive, and it is
+  /// never replaced. Read and written only in the store's isolation domain, like the rest of its
+  /// tree.
+  @usableFromInline @exclusivity(unchecked) var unretainedBody:
+    Unmanaged<_ResolvedBody<State, Action>>?
 
   @usableFromInline
   init(
@@ -89,11 +122,11 @@ final class _LazyResolution<State, Action> {
     self.resolveBody = resolveBody
   }
 
-  @usableFromInline
+  @inlinable
   var resolved: _ResolvedReducer<State, Action> {
     _ResolvedReducer { state, action in
-      let resolved = self.resolvedBody ?? self.resolve()
-      return resolved.run(&state, action)
+      guard let body = self.unretainedBody else { return self.resolve().run(&state, action) }
+      return body._withUnsafeGuaranteedRef { $0.reducer.run(&state, action) }
     }
   }
 
@@ -101,9 +134,21 @@ final class _LazyResolution<State, Action> {
   func resolve() -> _ResolvedReducer<State, Action> {
     var resolution = _Resolution()
     resolution.resolving.append(type)
-    let resolved = resolveBody(&resolution)
-    resolvedBody = resolved
-    return resolved
+    let body = _ResolvedBody(resolveBody(&resolution))
+    self.body = body
+    unretainedBody = Unmanaged.passUnretained(body)
+    return body.reducer
+  }
+}
+
+/// A resolved body, held by reference so that ``_LazyResolution`` can call it without retaining.
+@usableFromInline
+final class _ResolvedBody<State, Action> {
+  @usableFromInline let reducer: _ResolvedReducer<State, Action>
+
+  @usableFromInline
+  init(_ reducer: _ResolvedReducer<State, Action>) {
+    self.reducer = reducer
   }
 }
 

@@ -157,13 +157,17 @@ def test_ctrl_r_records_into_a_dated_file_in_the_current_folder(base):
     try:
         screen = pane.wait_for("count: 0")
         assert "Recording" not in screen, screen
+        # The key help names Ctrl-R and, wrapped to the window if need be, still ends in q quit.
+        assert "Ctrl-R record" in screen and "q quit" in screen, screen
         pane.keys("C-r")
-        pane.wait_for("● Recording to session-")
+        recording = pane.wait_for("● Recording to session-")
+        assert "Ctrl-R stop recording" in recording and "q quit" in recording, recording
         pane.keys("+")
         pane.wait_for("count: 1")
         pane.keys("C-r")
         saved = pane.wait_for("Recording saved to")
         assert "(1 steps)" in saved, saved
+        assert "Ctrl-R record" in saved and "Ctrl-R stop" not in saved, saved
         pane.keys("q")
         pane.wait_for_exit()
     finally:

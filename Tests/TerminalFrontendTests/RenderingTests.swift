@@ -47,6 +47,19 @@ struct RenderingTests {
         """)
   }
 
+  /// Keys the running session handles itself (Ctrl-R when it can record) join the help line.
+  @Test func sessionKeysJoinTheHelpLine() {
+    let text = ScreenRenderer.render(
+      state(), view: ViewState(), registration: .app, style: .plain,
+      sessionKeys: "Ctrl-R record")
+    #expect(text.hasSuffix("1-4/Tab screens · Ctrl-R record · q quit"))
+    var view = ViewState()
+    view.editing = ViewState.Field("searchQuery")
+    let editing = ScreenRenderer.render(
+      state(), view: view, registration: .app, style: .plain, sessionKeys: "Ctrl-R record")
+    #expect(!editing.contains("Ctrl-R"), "typing keeps its own help")
+  }
+
   @Test func searchScreenWithResultsErrorAndForecastChart() {
     let text = ScreenRenderer.render(
       state {

@@ -27,12 +27,17 @@ struct ScreenFitTests {
     #expect(lines[0] == "Composable App")
     #expect(lines[1].hasPrefix("[1 Counters]"))
     #expect(lines[2] == String(repeating: "─", count: 39) + "…")
-    // Seven counters and the blank line before the help line are 8 content lines; 6 rows are
-    // left, the last of which says what did not fit.
+    // The help wraps between its keys into three lines; seven counters and the blank line before
+    // the help are 8 content lines for the 4 rows left, the last of which says what did not fit.
     #expect(lines[3] == "› Counter 1   count: 0   timer: off")
-    #expect(lines[7] == "  Counter 5   count: 0   timer: off")
-    #expect(lines[8] == "… 3 more lines (a taller window shows t…")
-    #expect(lines[9] == "↑/↓ select · +/- count · f fact · r ran…")
+    #expect(lines[5] == "  Counter 3   count: 0   timer: off")
+    #expect(lines[6] == "… 5 more lines (a taller window shows t…")
+    #expect(
+      Array(lines[7...]) == [
+        "↑/↓ select · +/- count · f fact",
+        "r random · t timer · a add · x remove",
+        "1-4/Tab screens · q quit",
+      ])
     #expect(lines.allSatisfy { ScreenFit.width(of: $0) <= 40 })
   }
 
@@ -46,8 +51,19 @@ struct ScreenFitTests {
     #expect(query == "Search: " + String(repeating: "x", count: 31) + "…")
     // Coloured lines keep their escape codes, which take no room, and are closed when cut.
     #expect(lines.allSatisfy { ScreenFit.width(of: $0) <= 40 })
-    let help = lines[lines.count - 1]
-    #expect(help.hasPrefix("\u{1B}[2m") && help.hasSuffix("…\u{1B}[0m"))
+    // The dimmed help wraps; each of its lines is dimmed and closed on its own.
+    #expect(
+      Array(lines.suffix(2)) == [
+        "\u{1B}[2m/ type · ↑/↓ select · Enter forecast\u{1B}[0m",
+        "\u{1B}[2mc clear · 1-4/Tab screens · q quit\u{1B}[0m",
+      ])
+  }
+
+  /// In a window too low for the wrapped help, the help stays one line, cut at the edge.
+  @Test func aHelpTooTallForTheWindowIsCutInstead() {
+    let lines = ScreenFit.fit(screen(counters: 1), columns: 20, rows: 6)
+    #expect(lines.count == 6)
+    #expect(lines[5] == "↑/↓ select · +/- co…")
   }
 
   @Test func aWindowTooSmallSaysSo() {

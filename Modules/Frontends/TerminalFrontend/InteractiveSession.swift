@@ -73,7 +73,7 @@ public enum InteractiveSession {
     if let recorder, recorder.file != nil { recorder.start(store) }
     defer { recorder?.stop(store) }
     if let start = registration.start { store.send(.app(start)) }  // e.g. loads what was kept
-    draw(store, registration)
+    draw(store, registration, recorder)
     loop: for await event in events {
       switch event {
       case .keys(let keys):
@@ -91,7 +91,7 @@ public enum InteractiveSession {
         store.send(.quitRequested)
         break loop
       }
-      draw(store, registration)
+      draw(store, registration, recorder)
     }
   }
 
@@ -99,9 +99,12 @@ public enum InteractiveSession {
   private static let style = Style.forTerminal()
 
   private static func draw<Root>(
-    _ store: StoreOf<TerminalFeature<Root>>, _ registration: TerminalRegistration<Root>
+    _ store: StoreOf<TerminalFeature<Root>>, _ registration: TerminalRegistration<Root>,
+    _ recorder: TerminalRecorder<Root>?
   ) where Root.State: Equatable & Sendable, Root.Action: Sendable {
-    let screen = ScreenRenderer.render(store.state, registration: registration, style: style)
+    let screen = ScreenRenderer.render(
+      store.state, registration: registration, style: style,
+      sessionKeys: recorder?.keyHelp)
     let (columns, rows) = Terminal.size() ?? (80, 24)
     let lines = ScreenFit.fit(screen, columns: columns, rows: rows)
     Terminal.write(

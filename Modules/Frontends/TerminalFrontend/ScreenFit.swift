@@ -1,9 +1,9 @@
 /// Fits a rendered screen into the terminal's window, so that a small window or a long line never
 /// wraps and never scrolls the header away: every line is cut at the window's width (escape codes
 /// take no room; a cut line ends in "…"), the header (greeting, tab bar, rule) and the help line
-/// always show, and the content between them is cut to the rows left, its last row saying how
-/// many lines did not fit. A window smaller than ``minimumColumns`` × ``minimumRows`` shows only
-/// a line that says so.
+/// always show — the help wrapped between its keys when it is wider than the window — and the
+/// content between them is cut to the rows left, its last row saying how many lines did not fit.
+/// A window smaller than ``minimumColumns`` × ``minimumRows`` shows only a line that says so.
 public enum ScreenFit {
   public static let minimumColumns = 20
   public static let minimumRows = 6
@@ -19,17 +19,48 @@ public enum ScreenFit {
       ]
     }
     var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    if lines.count > rows {
+    // The help line wraps between its keys rather than lose its end ("q quit"), as long as the
+    // header, the wrapped help and one content row fit.
+    let help = lines.removeLast()
+    var footer = wrap(help, to: columns)
+    if footer.count > 1, headerLines + footer.count + 1 > rows { footer = [help] }
+    if lines.count + footer.count > rows {
       let header = Array(lines.prefix(headerLines))
-      let footer = lines.last.map { [$0] } ?? []
-      let content = Array(lines.dropFirst(headerLines).dropLast())
+      let content = Array(lines.dropFirst(headerLines))
       let room = rows - header.count - footer.count
       let hidden = content.count - (room - 1)
       lines =
         header + content.prefix(room - 1)
-        + ["… \(hidden) more line\(hidden == 1 ? "" : "s") (a taller window shows them)"] + footer
+        + ["… \(hidden) more line\(hidden == 1 ? "" : "s") (a taller window shows them)"]
     }
-    return lines.map { cut($0, to: columns) }
+    return (lines + footer).map { cut($0, to: columns) }
+  }
+
+  /// The help line's keys (separated by " · ") packed into lines of at most `columns` cells; a
+  /// styled line is styled again on each of its lines.
+  static func wrap(_ help: String, to columns: Int) -> [String] {
+    guard width(of: help) > columns else { return [help] }
+    var style = ""
+    var text = Substring(help)
+    if text.hasPrefix("\u{1B}["), let end = text.firstIndex(of: "m") {
+      style = String(text[...end])
+      text = text[text.index(after: end)...]
+    }
+    let reset = "\u{1B}[0m"
+    if !style.isEmpty, text.hasSuffix(reset) { text = text.dropLast(reset.count) }
+    var lines: [String] = []
+    var current = ""
+    for key in text.components(separatedBy: " · ") {
+      let joined = current.isEmpty ? key : current + " · " + key
+      if current.isEmpty || width(of: joined) <= columns {
+        current = joined
+      } else {
+        lines.append(current)
+        current = key
+      }
+    }
+    lines.append(current)
+    return style.isEmpty ? lines : lines.map { style + $0 + reset }
   }
 
   /// `line` cut to `columns` cells of the terminal, escape codes kept (and closed when cut).

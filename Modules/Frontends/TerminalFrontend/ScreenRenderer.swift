@@ -5,15 +5,22 @@ import ComposableArchitecture
 /// give the same text, which is what the rendering tests check.
 public enum ScreenRenderer {
   /// The screen of a terminal feature's state.
+  ///
+  /// `sessionKeys` is the help of keys the running session handles itself, before the feature
+  /// sees them (`Ctrl-R record` when it can record); it joins the help line before `q quit`.
   public static func render<Root>(
-    _ state: TerminalFeature<Root>.State, registration: TerminalRegistration<Root>, style: Style
+    _ state: TerminalFeature<Root>.State, registration: TerminalRegistration<Root>, style: Style,
+    sessionKeys: String? = nil
   ) -> String where Root.State: Equatable & Sendable, Root.Action: Sendable {
-    render(state.app, view: state.view, registration: registration, style: style)
+    render(
+      state.app, view: state.view, registration: registration, style: style,
+      sessionKeys: sessionKeys)
   }
 
   /// The screen of `state` with `view`'s selections, as `registration` lays it out.
   public static func render<Root>(
-    _ state: Root.State, view: ViewState, registration: TerminalRegistration<Root>, style: Style
+    _ state: Root.State, view: ViewState, registration: TerminalRegistration<Root>, style: Style,
+    sessionKeys: String? = nil
   ) -> String where Root.Action: Sendable {
     let selected = registration.tab(of: state)
     var lines: [String] = []
@@ -26,7 +33,7 @@ public enum ScreenRenderer {
     let help =
       view.editing != nil
       ? ["type to edit · Backspace delete · Enter/Esc done · Ctrl-C quit"]
-      : [selected.screen.help(state, view: view), registration.tabKeysHelp, "q quit"]
+      : [selected.screen.help(state, view: view), registration.tabKeysHelp, sessionKeys, "q quit"]
         .compactMap { $0 }
     lines.append(style.dim(help.joined(separator: " · ")))
     return lines.joined(separator: "\n")

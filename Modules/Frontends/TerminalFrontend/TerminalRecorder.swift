@@ -28,6 +28,9 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
   }
 
   public var isRecording: Bool { recording != nil }
+
+  /// What Ctrl-R does now, for the help line.
+  public var keyHelp: String { isRecording ? "Ctrl-R stop recording" : "Ctrl-R record" }
   /// What the status line last said about recording.
   public private(set) var lastStatus: String?
 

@@ -77,6 +77,14 @@ public actor StoreActor<State, Action> {
     core.send(action)
   }
 
+  /// Whether the store has nothing in flight: no effect it started is still running (a timer, a
+  /// request), and no action an effect sent waits to be reduced. A server may then keep only the
+  /// state of a store nobody uses and build a new store from it later: nothing is lost.
+  public var isIdle: Bool {
+    takeMail()
+    return core.registry.runningCount == 0
+  }
+
   /// Reads the state on the actor, for callers that need only part of a state that is not
   /// `Sendable`.
   public func withState<Value: Sendable>(_ body: @Sendable (State) throws -> Value) rethrows

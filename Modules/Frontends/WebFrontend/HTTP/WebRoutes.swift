@@ -150,7 +150,9 @@ public enum WebRoutes {
         ],
         body: ResponseBody(
           byteBuffer: ByteBuffer(
-            string: metrics.exposition(liveSessions: registry.count, saves: registry.saveHealth))))
+            string: metrics.exposition(
+              liveSessions: registry.count, asleepSessions: registry.asleepCount,
+              saves: registry.saveHealth))))
     }
   }
 

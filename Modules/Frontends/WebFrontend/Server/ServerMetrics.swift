@@ -6,6 +6,7 @@ import Synchronization
 /// | metric | type | labels |
 /// |---|---|---|
 /// | `app_sessions_live` | gauge | — |
+/// | `app_sessions_asleep` | gauge | — (live sessions whose store is asleep: only their state is kept) |
 /// | `app_sessions_created_total` | counter | — |
 /// | `app_actions_total` | counter | `type` (a catalogue name, or `invalid`), `result` (`ok` or a refusal) |
 /// | `app_requests_refused_total` | counter | `reason` (`host`, `origin`, `method`, `rate_limited`, …) |
@@ -22,6 +23,7 @@ public final class ServerMetrics: Sendable {
   /// (`PrometheusMetricsFactory(registry:)`), so the live clients' metrics are exposed with these.
   public let registry: PrometheusCollectorRegistry
   let sessionsLive: Gauge
+  let sessionsAsleep: Gauge
   let sessionsCreated: Counter
   let eventStreamsOpen: Gauge
   let savesFailed: Counter
@@ -47,6 +49,10 @@ public final class ServerMetrics: Sendable {
       descriptor: .init(
         namespace: "app", metricName: "sessions", unitName: "live",
         helpText: "Sessions alive now."))
+    sessionsAsleep = registry.makeGauge(
+      descriptor: .init(
+        namespace: "app", metricName: "sessions", unitName: "asleep",
+        helpText: "Live sessions whose store is asleep, only their state kept."))
     sessionsCreated = registry.makeCounter(
       descriptor: .init(
         namespace: "app", metricName: "sessions_created", unitName: "total",
@@ -111,8 +117,11 @@ public final class ServerMetrics: Sendable {
 
   /// The same, with how sessions' saves fare: failed and retried writes (counters brought up to
   /// the writer's counts) and the age of the oldest unsaved state (0 when all are saved).
-  func exposition(liveSessions: Int, saves: ArchiveWriter.Health?) -> String {
+  func exposition(
+    liveSessions: Int, asleepSessions: Int = 0, saves: ArchiveWriter.Health?
+  ) -> String {
     sessionsLive.set(to: Double(liveSessions))
+    sessionsAsleep.set(to: Double(asleepSessions))
     if let saves {
       savesReported.withLock { reported in
         savesFailed.increment(by: Int64(saves.failedSaves - reported.failed))

@@ -12,6 +12,11 @@ import Synchronization
 /// streams, the last snapshot) is behind a lock, so reading it needs no hop to the actor.
 /// ``end()`` releases the store, which cancels every effect it started (a running timer stops,
 /// requests in flight are cancelled).
+///
+/// A session whose visitor is away may be put to sleep (``sleep()``): when its store has nothing
+/// in flight, only its state is kept, and the store, its reducers and its dependencies are
+/// released; the next request that needs the store builds a new one from that state. Reading
+/// the state and opening an event stream do not need the store.
 final class Session: Sendable {
   let id: SessionID
   /// The network of the client that created it (``ClientNetwork/network``), for a fair share of
@@ -22,9 +27,14 @@ final class Session: Sendable {
   private let bookkeeping: Mutex<Bookkeeping>
 
   private struct Bookkeeping {
-    /// The store and what knows its root; `nil` once the session has ended.
+    /// The store and what knows its root; `nil` while asleep and once the session has ended.
     var driver: (any SessionDriver)?
     var observation: StoreActorObserveToken?
+    /// The state of the store put to sleep, or the waking of a new store from it.
+    var sleep: Sleep?
+    /// How many requests are using the driver: a session is not put to sleep under them.
+    var busy = 0
+    var isEnded = false
     var lastActivity: ContinuousClock.Instant
     var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
     var nextSubscriberID = 0
@@ -35,6 +45,12 @@ final class Session: Sendable {
     /// The revision before the first snapshot: 0, or the saved revision of a resumed session.
     var baseRevision: Int
     var archiving: Archiving?
+  }
+
+  private enum Sleep {
+    case asleep(SessionSleep)
+    /// Requests that need the store meanwhile wait for this task, which builds it.
+    case waking(Task<Void, Never>)
   }
 
   /// What the session saves to its archive, and who waits for it.
@@ -118,41 +134,139 @@ final class Session: Sendable {
   /// resumed session — then publishes the state and starts publishing every change; returns the
   /// first snapshot.
   func start() async throws(APIError) -> Snapshot {
-    guard let driver = bookkeeping.withLock({ $0.driver }) else {
-      throw APIError.unknownSession
+    try await withDriver { driver throws(APIError) in
+      if case .resumed(_, let saved) = beginning {
+        await driver.begin(restoring: saved)
+      } else {
+        await driver.begin(restoring: nil)
+      }
+      let observation = await driver.attach(self, publishingNow: true)
+      bookkeeping.withLock { $0.observation = observation }
+      guard let snapshot else { throw APIError.unknownSession }
+      return snapshot
     }
-    if case .resumed(_, let saved) = beginning {
-      await driver.begin(restoring: saved)
-    } else {
-      await driver.begin(restoring: nil)
+  }
+
+  // MARK: The store, awake or asleep
+
+  /// Runs `body` with the session's driver, waking the store first if it sleeps; the session
+  /// does not go to sleep meanwhile. Throws 404 once the session has ended.
+  private func withDriver<Result>(
+    _ body: (any SessionDriver) async throws(APIError) -> Result
+  ) async throws(APIError) -> Result {
+    let driver = try await acquireDriver()
+    defer { bookkeeping.withLock { $0.busy -= 1 } }
+    return try await body(driver)
+  }
+
+  private enum Acquisition {
+    case ready(any SessionDriver)
+    case wait(Task<Void, Never>)
+    case ended
+  }
+
+  private func acquireDriver() async throws(APIError) -> any SessionDriver {
+    while true {
+      let acquisition = bookkeeping.withLock { state -> Acquisition in
+        guard !state.isEnded else { return .ended }
+        if let driver = state.driver {
+          state.busy += 1
+          return .ready(driver)
+        }
+        switch state.sleep {
+        case .waking(let task):
+          return .wait(task)
+        case .asleep(let sleep):
+          let task = Task { await self.wake(sleep) }
+          state.sleep = .waking(task)
+          return .wait(task)
+        case nil:
+          return .ended
+        }
+      }
+      switch acquisition {
+      case .ready(let driver):
+        return driver
+      case .wait(let task):
+        await task.value
+      case .ended:
+        throw APIError.unknownSession
+      }
     }
-    let observation = await driver.attach(self)
-    bookkeeping.withLock { $0.observation = observation }
-    guard let snapshot else { throw APIError.unknownSession }
-    return snapshot
+  }
+
+  /// Builds a new store from the state kept asleep; the session's state, revision and event
+  /// streams stay as they were.
+  private func wake(_ sleep: SessionSleep) async {
+    let driver = sleep.wake()
+    let observation = await driver.attach(self, publishingNow: false)
+    let isAwake = bookkeeping.withLock { state -> Bool in
+      guard !state.isEnded else { return false }
+      state.driver = driver
+      state.observation = observation
+      state.sleep = nil
+      return true
+    }
+    if !isAwake { observation.cancel() }
+  }
+
+  /// Puts the session's store to sleep if nothing needs it: no request is using it, no event
+  /// stream is open, it has no effect in flight and is not being recorded. Only its state is
+  /// kept; the store is built again at the next request that sends an action. Returns whether it
+  /// went to sleep.
+  @discardableResult
+  func sleep() async -> Bool {
+    let candidate = bookkeeping.withLock { state -> (any SessionDriver, ContinuousClock.Instant)? in
+      guard let driver = state.driver, state.busy == 0, state.subscribers.isEmpty else {
+        return nil
+      }
+      return (driver, state.lastActivity)
+    }
+    guard let (driver, lastActivity) = candidate, let sleep = await driver.sleep() else {
+      return false
+    }
+    // Nothing may have happened since the state was taken: no request began, none is running,
+    // no send reached the store, no stream opened.
+    let observation = bookkeeping.withLock { state -> StoreActorObserveToken?? in
+      guard state.driver === driver, state.busy == 0, state.subscribers.isEmpty,
+        state.lastActivity == lastActivity, driver.sendCount == sleep.sendCount
+      else { return nil }
+      defer {
+        state.driver = nil
+        state.observation = nil
+        state.sleep = .asleep(sleep)
+      }
+      return .some(state.observation)
+    }
+    guard let observation else { return false }
+    observation?.cancel()
+    return true
+  }
+
+  /// Whether the session's store is asleep (``sleep()``).
+  var isAsleep: Bool {
+    bookkeeping.withLock { state in
+      if case .asleep = state.sleep { true } else { false }
+    }
   }
 
   // MARK: Recording
 
-  private func requireDriver() throws(APIError) -> any SessionDriver {
-    guard let driver = bookkeeping.withLock({ $0.driver }) else { throw APIError.unknownSession }
-    return driver
-  }
-
   func startRecording(limit: Int) async throws(APIError) -> RecordingStatus {
-    try await requireDriver().startRecording(limit: limit)
+    try await withDriver { driver throws(APIError) in try await driver.startRecording(limit: limit)
+    }
   }
 
   func stopRecording() async throws(APIError) {
-    await try requireDriver().stopRecording()
+    try await withDriver { driver in await driver.stopRecording() }
   }
 
   func recordingStatus() async throws(APIError) -> RecordingStatus {
-    await try requireDriver().recordingStatus()
+    try await withDriver { driver in await driver.recordingStatus() }
   }
 
   func record() async throws(APIError) -> SessionRecordWithImports {
-    try await requireDriver().record()
+    try await withDriver { driver throws(APIError) in try await driver.record() }
   }
 
   /// The number of event streams open on this session.
@@ -187,7 +301,7 @@ final class Session: Sendable {
 
   /// The current state and its revision; `nil` once the session has ended.
   var snapshot: Snapshot? {
-    bookkeeping.withLock { $0.driver == nil ? nil : $0.lastSnapshot }
+    bookkeeping.withLock { $0.isEnded ? nil : $0.lastSnapshot }
   }
 
   /// Sends a user action to the store, after checking it against the current state, and returns
@@ -203,14 +317,12 @@ final class Session: Sendable {
   func perform(
     _ action: UserAction, archiveTimeout: Duration = .seconds(2)
   ) async throws(APIError) -> Snapshot {
-    guard let driver = bookkeeping.withLock({ $0.driver }) else {
-      throw APIError.unknownSession
-    }
     // The state right after this action, read on the store's actor before another request of
     // the session can send its own.
-    guard let snapshot = try await driver.apply(action, in: self) else {
-      throw APIError.unknownSession
+    let applied = try await withDriver { driver throws(APIError) in
+      try await driver.apply(action, in: self)
     }
+    guard let snapshot = applied else { throw APIError.unknownSession }
     switch await waitUntilArchived(timeout: archiveTimeout) {
     case .saved:
       return snapshot
@@ -299,7 +411,7 @@ final class Session: Sendable {
     let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
       bufferingPolicy: .bufferingNewest(64))
     let subscriberID = bookkeeping.withLock { state -> Int? in
-      guard state.driver != nil, let snapshot = state.lastSnapshot else { return nil }
+      guard !state.isEnded, let snapshot = state.lastSnapshot else { return nil }
       let subscriberID = state.nextSubscriberID
       state.nextSubscriberID += 1
       state.subscribers[subscriberID] = continuation
@@ -335,6 +447,8 @@ final class Session: Sendable {
         state.subscribers = [:]
         state.observation = nil
         state.driver = nil
+        state.sleep = nil
+        state.isEnded = true
       }
       return (state.subscribers, state.observation)
     }

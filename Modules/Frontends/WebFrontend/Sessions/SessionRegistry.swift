@@ -13,7 +13,9 @@ import Synchronization
 ///
 /// Limits (``Configuration``):
 /// - a session that gets no request for ``Configuration/idleTimeout`` is ended by the next
-///   ``expireIdleSessions(now:)`` (the server's sweeper calls it periodically);
+///   ``expireIdleSessions(now:)`` (the server's sweeper calls it periodically); one that got none
+///   for ``Configuration/minimumIdleBeforeEviction`` is put to sleep by
+///   ``sleepIdleSessions(now:)`` when its store has nothing in flight — only its state is kept;
 /// - at most ``Configuration/maximumSessionCount`` sessions exist; creating one more ends the
 ///   least recently used *idle* session (no request for ``Configuration/minimumIdleBeforeEviction``
 ///   and no open event stream) to make room, and is refused with 503 only when every session is
@@ -471,6 +473,30 @@ public final class SessionRegistry: Sendable {
         "Sessions expired", metadata: ["expired": "\(expired.count)", "count": "\(count)"])
     }
     return expired.count
+  }
+
+  /// Puts to sleep every session idle for longer than
+  /// ``Configuration/minimumIdleBeforeEviction`` whose store has nothing in flight and no event
+  /// stream open (``Session/sleep()``): only its state is kept until its visitor's next action
+  /// builds the store again. Returns how many went to sleep.
+  @discardableResult
+  public func sleepIdleSessions(now: ContinuousClock.Instant = .now) async -> Int {
+    let idle = table.withLock { table in
+      table.sessions.values.filter {
+        $0.lastActivity.duration(to: now) > configuration.minimumIdleBeforeEviction
+      }
+    }
+    var slept = 0
+    for session in idle where await session.sleep() {
+      slept += 1
+    }
+    MemoryRelease.afterEnding(slept)
+    return slept
+  }
+
+  /// The number of live sessions whose store is asleep (``sleepIdleSessions(now:)``).
+  public var asleepCount: Int {
+    table.withLock { $0.sessions.values.count(where: \.isAsleep) }
   }
 
   /// Sends a keep-alive event on every open event stream.

@@ -1,7 +1,8 @@
 import Logging
 import ServiceLifecycle
 
-/// A service that expires idle sessions and keeps event streams alive, every `interval`, and
+/// A service that expires idle sessions, puts those whose visitor is away to sleep and keeps
+/// event streams alive, every `interval`, and
 /// ends every session when the server shuts down.
 ///
 /// Run it in the same `ServiceGroup` as the HTTP server, *after* the server in the list of
@@ -28,6 +29,7 @@ public struct SessionSweeper: Service {
           break
         }
         registry.expireIdleSessions()
+        await registry.sleepIdleSessions()
         registry.sendKeepAlive()
         await registry.pruneArchive()
       }

@@ -91,7 +91,8 @@ public struct WebApp: Sendable {
     self.makeDriver = { dependencies in
       RootDriver(
         root: root, initialState: initialState, api: api, start: start, kept: kept,
-        restore: restore, recorded: recorded, dependencies: dependencies)
+        restore: restore, recorded: recorded,
+        dependencies: withDependencies(dependencies) { DependencyValues._current })
     }
   }
 }
@@ -134,11 +135,18 @@ extension Equatable {
 
 /// The part of a session that knows its root feature: the store, the API that reads actions and
 /// writes the state, what is kept.
-protocol SessionDriver: Sendable {
+protocol SessionDriver: AnyObject, Sendable {
   /// Puts back `saved` (a resumed session) and sends the start action, waiting for its effects.
   func begin(restoring saved: SavedState?) async
-  /// Publishes the state to `session`, then every state after a send; returns the observation.
-  func attach(_ session: Session) async -> StoreActorObserveToken
+  /// Publishes the state to `session` (unless `publishingNow` is `false`: a driver woken from
+  /// sleep, whose state the session has), then every state after a send; returns the
+  /// observation.
+  func attach(_ session: Session, publishingNow: Bool) async -> StoreActorObserveToken
+  /// How many sends the store has reduced since the driver was attached.
+  var sendCount: Int { get }
+  /// The state of an idle store that is not being recorded, and how to build the store again
+  /// from it (``SessionSleep``); `nil` when the store has effects in flight or is recorded.
+  func sleep() async -> SessionSleep?
   /// Checks `action` against the current state and sends it, on the store's actor, and returns
   /// the snapshot `session` published for it.
   func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot?
@@ -151,6 +159,16 @@ protocol SessionDriver: Sendable {
   func recordingStatus() async -> RecordingStatus
   /// The record so far; 404 when the session is not being recorded.
   func record() async throws(APIError) -> SessionRecordWithImports
+}
+
+/// A session's store put to sleep: its state, kept while the store, its reducers and its
+/// dependencies are released, and how to build them again around it.
+struct SessionSleep: Sendable {
+  /// The driver's ``SessionDriver/sendCount`` when the state was taken: a send after it means
+  /// the state is out of date.
+  let sendCount: Int
+  /// A new driver whose store starts from the kept state, with the same dependencies.
+  let wake: @Sendable () -> any SessionDriver
 }
 
 /// Whether a session is being recorded, and how far: `{"recording":true,"steps":12,"limit":2000,
@@ -180,26 +198,33 @@ where Root.State: Sendable, Root.Action: Sendable {
   let recorded: RecordedFeature<Root.State, Root.Action>?
   /// The recording in progress, read and replaced on the store's actor only.
   private let recording = Mutex<SessionRecording<Root.State, Root.Action>?>(nil)
+  private let root: Root
+  /// The session's dependencies, prepared once: a store woken from sleep gets the same values
+  /// (the same generators, the same clients), not the overrides applied again.
+  private let dependencies: DependencyValues
+  private let sends = Atomic<Int>(0)
 
   init(
     root: Root, initialState: @Sendable () -> Root.State, api: WebAPI<Root>,
     start: Root.Action?, kept: @escaping @Sendable (Root.State) -> Kept,
     restore: (@Sendable (Kept) -> Root.Action)?,
     recorded: RecordedFeature<Root.State, Root.Action>?,
-    dependencies: @escaping DependencyOverrides
+    dependencies: DependencyValues
   ) {
     // The initial state is made with the session's dependencies (`StoreActor` builds it in
-    // them), and the hook runs once.
+    // them).
     self.store = StoreActor(initialState: initialState()) {
       root
     } withDependencies: {
-      dependencies(&$0)
+      $0 = dependencies
     }
     self.api = api
     self.start = start
     self.kept = kept
     self.restore = restore
     self.recorded = recorded
+    self.root = root
+    self.dependencies = dependencies
   }
 
   func begin(restoring saved: SavedState?) async {
@@ -215,18 +240,38 @@ where Root.State: Sendable, Root.Action: Sendable {
     if let start { await store.send(start).finish() }
   }
 
-  func attach(_ session: Session) async -> StoreActorObserveToken {
-    await Self.attach(session, to: store, driver: self)
+  func attach(_ session: Session, publishingNow: Bool) async -> StoreActorObserveToken {
+    await Self.attach(session, to: store, driver: self, publishingNow: publishingNow)
   }
 
   private static func attach(
-    _ session: Session, to store: isolated StoreActorOf<Root>, driver: RootDriver
+    _ session: Session, to store: isolated StoreActorOf<Root>, driver: RootDriver,
+    publishingNow: Bool
   ) -> StoreActorObserveToken {
-    driver.publish(store.state, to: session)
+    if publishingNow { driver.publish(store.state, to: session) }
     return store.observeSends { [weak session] state in
+      driver.sends.add(1, ordering: .relaxed)
       guard let session else { return }
       driver.publish(state, to: session)
     }
+  }
+
+  var sendCount: Int { sends.load(ordering: .relaxed) }
+
+  func sleep() async -> SessionSleep? {
+    guard recording.withLock({ $0 == nil }) else { return nil }
+    guard let state = await Self.idleState(store) else { return nil }
+    // What the new driver needs, and nothing of this one: the old store is released.
+    return SessionSleep(sendCount: sendCount) {
+      [root, api, start, kept, restore, recorded, dependencies] in
+      RootDriver(
+        root: root, initialState: { state }, api: api, start: start, kept: kept,
+        restore: restore, recorded: recorded, dependencies: dependencies)
+    }
+  }
+
+  private static func idleState(_ store: isolated StoreActorOf<Root>) -> Root.State? {
+    store.isIdle ? store.state : nil
   }
 
   private func publish(_ state: Root.State, to session: Session) {

@@ -37,6 +37,25 @@ struct StoreActorTests {
     #expect(await store.state.fact == "0 is a number")
   }
 
+  /// A store is idle only with no effect running and no effect's action waiting to be reduced.
+  @Test func isIdleOnlyWithNothingInFlight() async {
+    let clock = TestClock()
+    let store = StoreActor(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    #expect(await store.isIdle)
+    let task = await store.send(.factButtonTapped)
+    #expect(await !store.isIdle)
+    await clock.waitForSleeper()
+    #expect(await !store.isIdle)
+    await clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(await store.isIdle)
+    #expect(await store.state.fact == "0 is a number")
+  }
+
   @Test func storeTaskFollowsTheEffectsOfActionsItsEffectsSendBack() async {
     let clock = TestClock()
     let finished = LockIsolated<[String]>([])

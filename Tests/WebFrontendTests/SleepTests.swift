@@ -32,6 +32,10 @@ struct SleepTests {
       let metrics = try await client.call(.get, "/metrics")
       #expect(String(buffer: metrics.body).contains("app_sessions_asleep 1"))
       #expect(registry.asleepCount == 1)
+      // Nor does opening an event stream: it starts with the state kept asleep.
+      async let stream = client.call(.get, "/api/session/events", session: created.id)
+      try await waitUntil { registry.eventStreamCount(of: created.id) == 1 }
+      #expect(registry.asleepCount == 1)
 
       // The next action wakes it: the same state, the next revision, the same ids.
       let answer = try await client.send(.incrementCounter(id: firstCounter), to: created.id)
@@ -47,6 +51,11 @@ struct SleepTests {
       let added = try await client.send(.addCounter, to: created.id)
       let ids = added.state.counters.map(\.id)
       #expect(ids.count == 2 && Set(ids).count == 2, "\(ids)")
+
+      try await client.call(.delete, "/api/session", session: created.id) { _ in }
+      let pushed = try EventStreamTests.snapshots(try await stream.body)
+      #expect(pushed.map(\.revision) == [0, 1, 2].map { before.revision + $0 })
+      #expect(pushed.first?.state == before.state)
     }
   }
 

@@ -14,9 +14,10 @@ import Synchronization
 /// requests in flight are cancelled).
 ///
 /// A session whose visitor is away may be put to sleep (``sleep()``): when its store has nothing
-/// in flight, only its state is kept, and the store, its reducers and its dependencies are
-/// released; the next request that needs the store builds a new one from that state. Reading
-/// the state and opening an event stream do not need the store.
+/// in flight, only its state and its prepared dependencies are kept — the store, its reducers
+/// and the snapshot JSON are released; the next request that needs the store builds a new one
+/// from that state. Reading the state and opening an event stream do not need the store: they
+/// get the state's JSON written anew.
 final class Session: Sendable {
   let id: SessionID
   /// The network of the client that created it (``ClientNetwork/network``), for a fair share of
@@ -42,15 +43,22 @@ final class Session: Sendable {
     /// The JSON of the last snapshot's state, feature by feature (written by ``publish(_:)``
     /// only).
     var stateJSON: StateJSON?
-    /// The revision before the first snapshot: 0, or the saved revision of a resumed session.
+    /// The revision before the first snapshot (0, or the saved revision of a resumed session),
+    /// and the revision of the state kept asleep.
     var baseRevision: Int
     var archiving: Archiving?
   }
 
   private enum Sleep {
-    case asleep(SessionSleep)
+    case asleep(any SessionSleep)
     /// Requests that need the store meanwhile wait for this task, which builds it.
-    case waking(Task<Void, Never>)
+    case waking(Task<Void, Never>, any SessionSleep)
+
+    var kept: any SessionSleep {
+      switch self {
+      case .asleep(let sleep), .waking(_, let sleep): sleep
+      }
+    }
   }
 
   /// What the session saves to its archive, and who waits for it.
@@ -174,11 +182,11 @@ final class Session: Sendable {
           return .ready(driver)
         }
         switch state.sleep {
-        case .waking(let task):
+        case .waking(let task, _):
           return .wait(task)
         case .asleep(let sleep):
           let task = Task { await self.wake(sleep) }
-          state.sleep = .waking(task)
+          state.sleep = .waking(task, sleep)
           return .wait(task)
         case nil:
           return .ended
@@ -195,9 +203,13 @@ final class Session: Sendable {
     }
   }
 
-  /// Builds a new store from the state kept asleep; the session's state, revision and event
-  /// streams stay as they were.
-  private func wake(_ sleep: SessionSleep) async {
+  /// Builds a new store from the state kept asleep, and its snapshot JSON; the session's
+  /// state, revision and event streams stay as they were.
+  private func wake(_ sleep: any SessionSleep) async {
+    let revision = bookkeeping.withLock { $0.baseRevision }
+    let json = sleep.stateJSON(
+      prefix: Snapshot.prefix(revision: revision), suffix: Snapshot.suffix(generation: generation)
+    )
     let driver = sleep.wake()
     let observation = await driver.attach(self, publishingNow: false)
     let isAwake = bookkeeping.withLock { state -> Bool in
@@ -205,9 +217,28 @@ final class Session: Sendable {
       state.driver = driver
       state.observation = observation
       state.sleep = nil
+      // As a compacted session's: the next change is compared by its bytes.
+      state.stateJSON = json.compacted()
+      state.lastSnapshot = Snapshot(revision: revision, generation: generation, written: json)
       return true
     }
     if !isAwake { observation.cancel() }
+  }
+
+  /// The snapshot of a state kept asleep, written anew: a sleeping session keeps no JSON.
+  private func snapshot(of sleep: any SessionSleep, revision: Int) -> Snapshot {
+    let json = sleep.stateJSON(
+      prefix: Snapshot.prefix(revision: revision), suffix: Snapshot.suffix(generation: generation)
+    )
+    return Snapshot(revision: revision, generation: generation, written: json)
+  }
+
+  /// The state kept asleep and its revision, when the session has no snapshot of its own.
+  private func sleepingState() -> (any SessionSleep, Int)? {
+    bookkeeping.withLock { state in
+      guard !state.isEnded, state.lastSnapshot == nil, let sleep = state.sleep else { return nil }
+      return (sleep.kept, state.baseRevision)
+    }
   }
 
   /// Puts the session's store to sleep if nothing needs it: no request is using it, no event
@@ -235,6 +266,10 @@ final class Session: Sendable {
         state.driver = nil
         state.observation = nil
         state.sleep = .asleep(sleep)
+        state.baseRevision = state.lastSnapshot?.revision ?? state.baseRevision
+        state.lastSnapshot = nil
+        state.stateJSON = nil
+        state.archiving?.last = nil
       }
       return .some(state.observation)
     }
@@ -299,9 +334,11 @@ final class Session: Sendable {
     bookkeeping.withLock { if now > $0.lastActivity { $0.lastActivity = now } }
   }
 
-  /// The current state and its revision; `nil` once the session has ended.
+  /// The current state and its revision; `nil` once the session has ended. A sleeping session's
+  /// is written anew from the state it keeps.
   var snapshot: Snapshot? {
-    bookkeeping.withLock { $0.isEnded ? nil : $0.lastSnapshot }
+    if let (sleep, revision) = sleepingState() { return snapshot(of: sleep, revision: revision) }
+    return bookkeeping.withLock { $0.isEnded ? nil : $0.lastSnapshot }
   }
 
   /// Sends a user action to the store, after checking it against the current state, and returns
@@ -410,8 +447,10 @@ final class Session: Sendable {
   func subscribe() -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
     let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
       bufferingPolicy: .bufferingNewest(64))
+    // A sleeping session's state cannot change before it wakes, and a woken one has a snapshot.
+    let asleep = sleepingState().map { snapshot(of: $0, revision: $1) }
     let subscriberID = bookkeeping.withLock { state -> Int? in
-      guard !state.isEnded, let snapshot = state.lastSnapshot else { return nil }
+      guard !state.isEnded, let snapshot = state.lastSnapshot ?? asleep else { return nil }
       let subscriberID = state.nextSubscriberID
       state.nextSubscriberID += 1
       state.subscribers[subscriberID] = continuation
@@ -468,8 +507,8 @@ final class Session: Sendable {
     _ writeJSON: (_ previous: StateJSON?, _ prefix: Data, _ suffix: Data) -> StateJSON?,
     kept keptState: () -> KeptState
   ) {
-    // Only this method writes `stateJSON` and `lastSnapshot`, and it runs on the store's actor,
-    // one call at a time.
+    // Only this method writes `stateJSON` and `lastSnapshot` while a store runs, on the store's
+    // actor, one call at a time (``sleep()`` and waking write them when none runs).
     let (previous, revision) = bookkeeping.withLock {
       ($0.stateJSON, ($0.lastSnapshot?.revision ?? $0.baseRevision) + 1)
     }

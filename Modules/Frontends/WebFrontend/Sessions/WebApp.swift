@@ -88,10 +88,12 @@ public struct WebApp: Sendable {
     self.page = WebPage(title: title, sections: api.sections)
     self.decodeAction = { bytes throws(DecodingFailure) in try api.decode(bytes) }
     self.readSaved = { data in SavedState(try JSONDecoder().decode(Kept.self, from: data)) }
+    // One for every session of the app.
+    let parts = RootParts(
+      root: root, api: api, start: start, kept: kept, restore: restore, recorded: recorded)
     self.makeDriver = { dependencies in
       RootDriver(
-        root: root, initialState: initialState, api: api, start: start, kept: kept,
-        restore: restore, recorded: recorded,
+        parts: parts, initialState: initialState,
         dependencies: withDependencies(dependencies) { DependencyValues._current })
     }
   }
@@ -146,7 +148,7 @@ protocol SessionDriver: AnyObject, Sendable {
   var sendCount: Int { get }
   /// The state of an idle store that is not being recorded, and how to build the store again
   /// from it (``SessionSleep``); `nil` when the store has effects in flight or is recorded.
-  func sleep() async -> SessionSleep?
+  func sleep() async -> (any SessionSleep)?
   /// Checks `action` against the current state and sends it, on the store's actor, and returns
   /// the snapshot `session` published for it.
   func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot?
@@ -161,14 +163,70 @@ protocol SessionDriver: AnyObject, Sendable {
   func record() async throws(APIError) -> SessionRecordWithImports
 }
 
-/// A session's store put to sleep: its state, kept while the store, its reducers and its
-/// dependencies are released, and how to build them again around it.
-struct SessionSleep: Sendable {
+/// A session's store put to sleep: its state and dependencies, kept while the store and its
+/// reducers are released, and how to build them again around it.
+protocol SessionSleep: AnyObject, Sendable {
   /// The driver's ``SessionDriver/sendCount`` when the state was taken: a send after it means
   /// the state is out of date.
-  let sendCount: Int
+  var sendCount: Int { get }
   /// A new driver whose store starts from the kept state, with the same dependencies.
-  let wake: @Sendable () -> any SessionDriver
+  func wake() -> any SessionDriver
+  /// The kept state's JSON, written between `prefix` and `suffix`, as ``WebAPI`` writes it.
+  func stateJSON(prefix: Data, suffix: Data) -> StateJSON
+}
+
+/// What every session of a root feature shares: the reducer, the API, the start action, what is
+/// kept and how it is restored, how sessions are recorded.
+final class RootParts<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>: Sendable
+where Root.State: Sendable, Root.Action: Sendable {
+  let root: Root
+  let api: WebAPI<Root>
+  let start: Root.Action?
+  let kept: @Sendable (Root.State) -> Kept
+  let restore: (@Sendable (Kept) -> Root.Action)?
+  let recorded: RecordedFeature<Root.State, Root.Action>?
+
+  init(
+    root: Root, api: WebAPI<Root>, start: Root.Action?,
+    kept: @escaping @Sendable (Root.State) -> Kept, restore: (@Sendable (Kept) -> Root.Action)?,
+    recorded: RecordedFeature<Root.State, Root.Action>?
+  ) {
+    self.root = root
+    self.api = api
+    self.start = start
+    self.kept = kept
+    self.restore = restore
+    self.recorded = recorded
+  }
+}
+
+/// A root feature's session asleep: its state and prepared dependencies, nothing else.
+final class RootSleep<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
+  SessionSleep
+where Root.State: Sendable, Root.Action: Sendable {
+  let parts: RootParts<Root, Kept>
+  let state: Root.State
+  let dependencies: DependencyValues
+  let sendCount: Int
+
+  init(
+    parts: RootParts<Root, Kept>, state: Root.State, dependencies: DependencyValues,
+    sendCount: Int
+  ) {
+    self.parts = parts
+    self.state = state
+    self.dependencies = dependencies
+    self.sendCount = sendCount
+  }
+
+  func wake() -> any SessionDriver {
+    RootDriver(parts: parts, initialState: { [state] in state }, dependencies: dependencies)
+  }
+
+  func stateJSON(prefix: Data, suffix: Data) -> StateJSON {
+    // With no previous JSON every part is written, so there is always an answer.
+    parts.api.stateJSON(state, after: nil, prefix: prefix, suffix: suffix)!
+  }
 }
 
 /// Whether a session is being recorded, and how far: `{"recording":true,"steps":12,"limit":2000,
@@ -191,39 +249,33 @@ final class RootDriver<Root: Reducer & Sendable, Kept: Codable & Equatable & Sen
   SessionDriver
 where Root.State: Sendable, Root.Action: Sendable {
   let store: StoreActorOf<Root>
-  let api: WebAPI<Root>
-  let start: Root.Action?
-  let kept: @Sendable (Root.State) -> Kept
-  let restore: (@Sendable (Kept) -> Root.Action)?
-  let recorded: RecordedFeature<Root.State, Root.Action>?
+  /// What every session of the app shares.
+  let parts: RootParts<Root, Kept>
   /// The recording in progress, read and replaced on the store's actor only.
   private let recording = Mutex<SessionRecording<Root.State, Root.Action>?>(nil)
-  private let root: Root
   /// The session's dependencies, prepared once: a store woken from sleep gets the same values
   /// (the same generators, the same clients), not the overrides applied again.
   private let dependencies: DependencyValues
   private let sends = Atomic<Int>(0)
 
+  var api: WebAPI<Root> { parts.api }
+  var start: Root.Action? { parts.start }
+  var kept: @Sendable (Root.State) -> Kept { parts.kept }
+  var restore: (@Sendable (Kept) -> Root.Action)? { parts.restore }
+  var recorded: RecordedFeature<Root.State, Root.Action>? { parts.recorded }
+
+  /// A driver whose store starts from `initialState`, which is made with `dependencies` in
+  /// effect (`StoreActor` makes it in them).
   init(
-    root: Root, initialState: @Sendable () -> Root.State, api: WebAPI<Root>,
-    start: Root.Action?, kept: @escaping @Sendable (Root.State) -> Kept,
-    restore: (@Sendable (Kept) -> Root.Action)?,
-    recorded: RecordedFeature<Root.State, Root.Action>?,
+    parts: RootParts<Root, Kept>, initialState: @Sendable () -> Root.State,
     dependencies: DependencyValues
   ) {
-    // The initial state is made with the session's dependencies (`StoreActor` builds it in
-    // them).
     self.store = StoreActor(initialState: initialState()) {
-      root
+      parts.root
     } withDependencies: {
       $0 = dependencies
     }
-    self.api = api
-    self.start = start
-    self.kept = kept
-    self.restore = restore
-    self.recorded = recorded
-    self.root = root
+    self.parts = parts
     self.dependencies = dependencies
   }
 
@@ -258,16 +310,12 @@ where Root.State: Sendable, Root.Action: Sendable {
 
   var sendCount: Int { sends.load(ordering: .relaxed) }
 
-  func sleep() async -> SessionSleep? {
+  func sleep() async -> (any SessionSleep)? {
     guard recording.withLock({ $0 == nil }) else { return nil }
     guard let state = await Self.idleState(store) else { return nil }
     // What the new driver needs, and nothing of this one: the old store is released.
-    return SessionSleep(sendCount: sendCount) {
-      [root, api, start, kept, restore, recorded, dependencies] in
-      RootDriver(
-        root: root, initialState: { state }, api: api, start: start, kept: kept,
-        restore: restore, recorded: recorded, dependencies: dependencies)
-    }
+    return RootSleep(
+      parts: parts, state: state, dependencies: dependencies, sendCount: sendCount)
   }
 
   private static func idleState(_ store: isolated StoreActorOf<Root>) -> Root.State? {

@@ -51,6 +51,12 @@ def fetch(driver, path, method="GET"):
         ".then(async r => done([r.status, await r.text()]));"))
 
 
+def listed_steps(driver):
+    """The numbers of the steps the panel lists, in order."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#devtools-steps > li')].map(li => li.dataset.step)")
+
+
 def panel_text(driver):
     return driver.execute_script(
         "const p = document.getElementById('devtools'); return p && !p.hidden ? p.innerText : ''")
@@ -74,17 +80,21 @@ def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
         increment.click()
         wait(driver, lambda: "Recording: 2 of at most 2000 steps." in panel_text(driver),
              "two steps in the panel")
+        # Each refresh read only the steps after those it had: each step is listed once.
+        assert listed_steps(driver) == ["1", "2"], listed_steps(driver)
+        increment.click()
+        wait(driver, lambda: listed_steps(driver) == ["1", "2", "3"], "a third step added")
         text = panel_text(driver)
         assert ".counterList(.counters(.element(id: UUID(" in text, text
         assert "action: .incrementButtonTapped)))" in text, text
-        assert re.search(r"\.counterList\.counters\[id: UUID\([0-9A-F]{8}…\)\]\.count = 2", text), text
+        assert re.search(r"\.counterList\.counters\[id: UUID\([0-9A-F]{8}…\)\]\.count = 3", text), text
         driver.save_screenshot(str(SHOTS / "panel.png"))
 
         status, record = fetch(driver, "/api/session/recording/record")
         assert status == 200, (status, record)
         lines = [json.loads(line) for line in record.splitlines()]
         assert lines[0]["record"] == "composable-session"
-        assert [line["step"] for line in lines if "step" in line] == [1, 2]
+        assert [line["step"] for line in lines if "step" in line] == [1, 2, 3]
         assert "session" not in json.dumps(lines[1:]).lower(), "the record names the session"
         status, test = fetch(driver, "/api/session/recording/test")
         assert status == 200, (status, test)
@@ -111,6 +121,13 @@ def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
         driver.find_element(By.ID, "devtools-toggle").click()
         wait(driver, lambda: "Not recording." in panel_text(driver), "recording to stop")
         assert fetch(driver, "/api/session/recording/record")[0] == 404
+        # Recording again lists the new recording's steps only.
+        driver.find_element(By.ID, "devtools-toggle").click()
+        wait(driver, lambda: "Recording: 0 of at most 2000 steps." in panel_text(driver),
+             "recording to start again")
+        assert listed_steps(driver) == [], listed_steps(driver)
+        driver.find_element(By.CSS_SELECTOR, "[data-do='counter.increment']").click()
+        wait(driver, lambda: listed_steps(driver) == ["1"], "the new recording's one step")
         # The 404s this test asked for are the only network errors; the page logs nothing.
         errors = [message for message in console_errors(driver, console)
                   if "/api/session/recording" not in message]

@@ -72,6 +72,45 @@ func recordingStatus(_ response: TestResponse) throws -> RecordingStatusBody {
     }
   }
 
+  /// A viewer that has some steps asks for the ones after them: the same lines as the whole
+  /// record's, numbered on.
+  @Test func theStepsAfterTheFirstNAreTheRecordsOwnLines() async throws {
+    try await makeApplication(recordingRegistry()).test(.router) { client in
+      let session = try await client.createSession()
+      #expect(
+        try await client.call(.get, "/api/session/recording/steps", session: session.id).status
+          == .notFound)
+      _ = try await client.call(.post, "/api/session/recording", session: session.id)
+      try await client.send(.incrementCounter(id: firstCounter), to: session.id)
+      try await client.send(.changeSetting(.displayName("Ada")), to: session.id)
+      try await client.send(.decrementCounter(id: firstCounter), to: session.id)
+      let record = String(
+        buffer: try await client.call(
+          .get, "/api/session/recording/record", session: session.id
+        ).body)
+      let stepLines = record.split(separator: "\n").filter { $0.hasPrefix(#"{"step""#) }
+      #expect(stepLines.count == 3)
+
+      func steps(after: String) async throws -> (HTTPResponse.Status, [Substring]) {
+        let response = try await client.call(
+          .get, "/api/session/recording/steps?after=\(after)", session: session.id)
+        return (response.status, String(buffer: response.body).split(separator: "\n"))
+      }
+      #expect(try await steps(after: "0") == (.ok, stepLines))
+      #expect(try await steps(after: "1") == (.ok, Array(stepLines[1...])))
+      #expect(try await steps(after: "3") == (.ok, []))
+      #expect(try await steps(after: "99") == (.ok, []))
+      let all = try await client.call(.get, "/api/session/recording/steps", session: session.id)
+      #expect(String(buffer: all.body).split(separator: "\n") == stepLines)
+      #expect(all.headers[.contentType] == "application/x-ndjson; charset=utf-8")
+      for bad in ["-1", "two", "1e3", "99999999999"] {
+        let (status, body) = try await steps(after: bad)
+        #expect(status == .badRequest, "\(bad)")
+        #expect(body.joined().contains("after must be a number of steps"), "\(bad)")
+      }
+    }
+  }
+
   @Test func anotherVisitorGetsNothingOfASessionsRecording() async throws {
     try await makeApplication(recordingRegistry()).test(.router) { client in
       let recorded = try await client.createSession()

@@ -49,14 +49,8 @@ public enum RecordFile {
         lines.append(answer.json)
         answers.removeFirst()
       }
-      let changes = RecordedValue.changes(from: state, to: step.state)
+      lines.append(stepLine(number: index + 1, step, after: state))
       state = step.state
-      lines.append(
-        .object([
-          ("step", .number(String(index + 1))), ("by", .string(step.origin.rawValue)),
-          ("time", RecordJSON.number(step.time)), ("action", step.action.json),
-          ("changes", .array(changes.map(\.json))),
-        ]))
     }
     lines.append(contentsOf: answers.map(\.json))
     lines.append(
@@ -72,6 +66,19 @@ public enum RecordFile {
         )
       ]))
     return lines.map { $0.text + "\n" }.joined()
+  }
+
+  /// The line of step `number`: who sent its action, when, the action, and what it changed in
+  /// `previous` (the state before it).
+  static func stepLine(
+    number: Int, _ step: SessionRecord.Step, after previous: RecordedValue
+  ) -> RecordJSON {
+    let changes = RecordedValue.changes(from: previous, to: step.state)
+    return .object([
+      ("step", .number(String(number))), ("by", .string(step.origin.rawValue)),
+      ("time", RecordJSON.number(step.time)), ("action", step.action.json),
+      ("changes", .array(changes.map(\.json))),
+    ])
   }
 
   /// Reads a record file, checking it whole.

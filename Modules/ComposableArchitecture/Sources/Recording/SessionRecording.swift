@@ -57,7 +57,7 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
   @usableFromInline var countRunningEffects: (() -> Int)?
   /// The shared references in the state when recording started, whose values each step keeps.
   @usableFromInline let sharedRoots: [_SharedRootBase]
-  private let initialShared: _SharedSnapshot?
+  let initialShared: _SharedSnapshot?
 
   @usableFromInline
   init(initialState: State, limit: Int) {
@@ -119,18 +119,8 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
       feature: feature,
       initialStateExpression: expression,
       baseline: baseline.map { RecordedValue(reflecting: $0) },
-      initialState: _SharedSnapshot.$current.withValue(initialShared) {
-        RecordedValue(reflecting: initialState)
-      },
-      steps: steps.map { step in
-        _SharedSnapshot.$current.withValue(step.shared) {
-          SessionRecord.Step(
-            origin: step.origin == .user ? .user : .effect,
-            action: RecordedValue(reflecting: step.action),
-            state: RecordedValue(reflecting: step.state),
-            time: step.time.seconds)
-        }
-      },
+      initialState: recordedInitialState,
+      steps: steps.map(recorded),
       answers: tape.answers.map { answer in
         SessionRecord.Answer(
           call: answer.call, name: answer.name, type: answer.type, arguments: answer.arguments,
@@ -138,6 +128,38 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
       },
       isFull: isFull,
       effectsInFlight: isStopped ? effectsInFlightAtStop : countRunningEffects?() ?? 0)
+  }
+}
+
+extension SessionRecording {
+  /// The steps after the first `count` as the record file writes them (`{"step":…}` lines,
+  /// numbered from `count + 1`, each with the changes from the state before it), for a viewer
+  /// that has the first `count` already; empty when there are no more. Only those steps are
+  /// turned into ``RecordedValue``s, and the one before them.
+  public func stepLines(after count: Int) -> String {
+    let first = Swift.min(Swift.max(count, 0), steps.count)
+    var state = first == 0 ? recordedInitialState : recorded(steps[first - 1]).state
+    var text = ""
+    for index in first..<steps.count {
+      let step = recorded(steps[index])
+      text += RecordFile.stepLine(number: index + 1, step, after: state).text + "\n"
+      state = step.state
+    }
+    return text
+  }
+
+  var recordedInitialState: RecordedValue {
+    _SharedSnapshot.$current.withValue(initialShared) { RecordedValue(reflecting: initialState) }
+  }
+
+  func recorded(_ step: Step) -> SessionRecord.Step {
+    _SharedSnapshot.$current.withValue(step.shared) {
+      SessionRecord.Step(
+        origin: step.origin == .user ? .user : .effect,
+        action: RecordedValue(reflecting: step.action),
+        state: RecordedValue(reflecting: step.state),
+        time: step.time.seconds)
+    }
   }
 }
 

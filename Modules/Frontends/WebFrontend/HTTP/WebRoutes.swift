@@ -20,6 +20,7 @@ import SessionTestWriter
 /// | `DELETE /api/session` | 204, the session and its effects end, the cookie is cleared |
 /// | `GET`, `POST`, `DELETE /api/session/recording` | whether the session is recorded; start recording it (over); stop and forget the recording — only on a server started with `--allow-recording`, else 404 |
 /// | `GET /api/session/recording/record`, `/api/session/recording/test` | the session's record (JSON Lines), or the `TestStore` test written from it, as a download |
+/// | `GET /api/session/recording/steps?after=N` | the record's step lines after the first N (JSON Lines; N defaults to 0), for a viewer that has those |
 ///
 /// The session id is the visitor's only credential, so it travels only in an `HttpOnly;
 /// SameSite=Strict` cookie (``sessionCookieName``) — never in a URL, a body or a log line.
@@ -306,6 +307,7 @@ public enum WebRoutes {
     [
       ("/api/session/recording", [.get, .post, .delete]),
       ("/api/session/recording/record", [.get]), ("/api/session/recording/test", [.get]),
+      ("/api/session/recording/steps", [.get]),
     ]
   ) { routes, environment in
     let (registry, limits) = (environment.registry, environment.limits)
@@ -343,6 +345,19 @@ public enum WebRoutes {
       return download(
         RecordFile.write(record), type: "application/x-ndjson; charset=utf-8",
         name: "session.jsonl")
+    }
+    routes.on("/api/session/recording/steps", .get) { request, context in
+      let id = try await recordedSession(request, context, read: true)
+      let after = request.uri.queryParameters.get("after").map { String($0) } ?? "0"
+      guard let count = Int(after), count >= 0, after.count <= 9 else {
+        throw APIError(
+          .badRequest, "after must be a number of steps (0 or more), not \"\(after.prefix(40))\"")
+      }
+      let lines = try await registry.recordSteps(of: id, after: count)
+      return Response(
+        status: .ok,
+        headers: [.contentType: "application/x-ndjson; charset=utf-8", .cacheControl: "no-store"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: lines)))
     }
     routes.on("/api/session/recording/test", .get) { request, context in
       let id = try await recordedSession(request, context, read: true)

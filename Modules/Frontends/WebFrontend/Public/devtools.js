@@ -69,11 +69,25 @@ export function open() {
 
   let recording = false;
   let pending = null;
+  // The last steps shown, and the number of the last step read: each refresh asks only for
+  // the steps after it (and never for more than are shown).
+  let shown = [];
+  let read = 0;
   async function refresh() {
     const response = await fetch(api);
     const body = await response.json().catch(() => ({}));
-    // The record is read before anything is shown, so the status and the steps agree.
-    const recordText = response.ok && body.recording ? await (await fetch(`${api}/record`)).text() : "";
+    // Fewer steps than read: the recording started over.
+    if (!response.ok || !body.recording || body.steps < read) { shown = []; read = 0; }
+    // The new steps are read before anything is shown, so the status and the steps agree.
+    if (response.ok && body.recording && body.steps > read) {
+      const more = await fetch(`${api}/steps?after=${Math.max(read, body.steps - shownSteps)}`);
+      // Two refreshes may overlap: a step already read is not added again.
+      const fresh = more.ok ? steps(await more.text()).filter((step) => step.step > read) : [];
+      if (fresh.length) {
+        shown = shown.concat(fresh).slice(-shownSteps);
+        read = fresh[fresh.length - 1].step;
+      }
+    }
     if (!response.ok) {
       status.textContent = body.error ?? `The server answered ${response.status}.`;
       toggle.disabled = true;
@@ -88,7 +102,9 @@ export function open() {
       ? `Recording: ${body.steps} of at most ${body.limit} steps${body.full ? " — full, later steps are not kept" : ""}.`
       : "Not recording. Only your own session is recorded; the record stays on the server until this session ends or recording stops.";
     if (!recording) { list.replaceChildren(); return; }
-    list.replaceChildren(...steps(recordText).slice(-shownSteps).map((step) =>
+    // Past the shown steps, the list numbers its items as the record does.
+    list.start = shown.length ? shown[0].step : 1;
+    list.replaceChildren(...shown.map((step) =>
       element("li", { "data-step": String(step.step) },
         element("span", { class: "muted" }, `${step.by === "user" ? "sent" : "received"} `),
         element("code", {}, describe(step.action)),

@@ -304,6 +304,10 @@ final class Session: Sendable {
     try await withDriver { driver throws(APIError) in try await driver.record() }
   }
 
+  func recordSteps(after count: Int) async throws(APIError) -> String {
+    try await withDriver { driver throws(APIError) in try await driver.recordSteps(after: count) }
+  }
+
   /// The number of event streams open on this session.
   var subscriberCount: Int { bookkeeping.withLock { $0.subscribers.count } }
 

@@ -365,6 +365,14 @@ public final class SessionRegistry: Sendable {
     try await session(id, now: now).record()
   }
 
+  /// The step lines of a session's recording after the first `count` (the record file's
+  /// `{"step":…}` lines), for a viewer that has those already.
+  func recordSteps(of id: String, after count: Int, now: ContinuousClock.Instant = .now)
+    async throws(APIError) -> String
+  {
+    try await session(id, now: now).recordSteps(after: count)
+  }
+
   /// Sends a user action to a session and returns the state after it.
   func perform(
     _ action: UserAction, in id: String, now: ContinuousClock.Instant = .now

@@ -161,6 +161,9 @@ protocol SessionDriver: AnyObject, Sendable {
   func recordingStatus() async -> RecordingStatus
   /// The record so far; 404 when the session is not being recorded.
   func record() async throws(APIError) -> SessionRecordWithImports
+  /// The record's step lines after the first `count`; 404 when the session is not being
+  /// recorded.
+  func recordSteps(after count: Int) async throws(APIError) -> String
 }
 
 /// A session's store put to sleep: its state and dependencies, kept while the store and its
@@ -378,6 +381,19 @@ where Root.State: Sendable, Root.Action: Sendable {
     guard let recorded, let record = await Self.record(store, recorded: recorded, driver: self)
     else { throw APIError.notRecording }
     return SessionRecordWithImports(record: record, testImports: recorded.testImports)
+  }
+
+  func recordSteps(after count: Int) async throws(APIError) -> String {
+    guard let lines = await Self.recordSteps(store, after: count, driver: self) else {
+      throw APIError.notRecording
+    }
+    return lines
+  }
+
+  private static func recordSteps(
+    _ store: isolated StoreActorOf<Root>, after count: Int, driver: RootDriver
+  ) -> String? {
+    driver.recording.withLock { $0 }?.stepLines(after: count)
   }
 
   private static func record(

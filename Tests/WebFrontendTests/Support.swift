@@ -95,7 +95,9 @@ extension TestClientProtocol {
     -> CreatedSession
   {
     let response = try await call(.post, "/api/session")
-    #expect(response.status == .created, sourceLocation: sourceLocation)
+    #expect(
+      response.status == .created, "\(String(buffer: response.body))",
+      sourceLocation: sourceLocation)
     let snapshot: SessionResponse = try decodeBody(response, sourceLocation: sourceLocation)
     let cookie = try #require(
       response.headers[values: .setCookie].first { $0.hasPrefix("session=") },

@@ -137,7 +137,8 @@ extension SessionRecording {
   /// that has the first `count` already; empty when there are no more. Only those steps are
   /// turned into ``RecordedValue``s, and the one before them.
   public func stepLines(after count: Int) -> String {
-    let first = Swift.min(Swift.max(count, 0), steps.count)
+    let first = Swift.max(count, 0)
+    guard first < steps.count else { return "" }
     var state = first == 0 ? recordedInitialState : recorded(steps[first - 1]).state
     var text = ""
     for index in first..<steps.count {

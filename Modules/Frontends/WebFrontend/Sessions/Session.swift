@@ -207,9 +207,7 @@ final class Session: Sendable {
   /// state, revision and event streams stay as they were.
   private func wake(_ sleep: any SessionSleep) async {
     let revision = bookkeeping.withLock { $0.baseRevision }
-    let json = sleep.stateJSON(
-      prefix: Snapshot.prefix(revision: revision), suffix: Snapshot.suffix(generation: generation)
-    )
+    let json = stateJSON(of: sleep, revision: revision)
     let driver = sleep.wake()
     let observation = await driver.attach(self, publishingNow: false)
     let isAwake = bookkeeping.withLock { state -> Bool in
@@ -227,10 +225,16 @@ final class Session: Sendable {
 
   /// The snapshot of a state kept asleep, written anew: a sleeping session keeps no JSON.
   private func snapshot(of sleep: any SessionSleep, revision: Int) -> Snapshot {
-    let json = sleep.stateJSON(
+    Snapshot(
+      revision: revision, generation: generation,
+      written: stateJSON(of: sleep, revision: revision))
+  }
+
+  /// The JSON of a state kept asleep, inside the envelope of the snapshot of `revision`.
+  private func stateJSON(of sleep: any SessionSleep, revision: Int) -> StateJSON {
+    sleep.stateJSON(
       prefix: Snapshot.prefix(revision: revision), suffix: Snapshot.suffix(generation: generation)
     )
-    return Snapshot(revision: revision, generation: generation, written: json)
   }
 
   /// The state kept asleep and its revision, when the session has no snapshot of its own.

@@ -34,6 +34,9 @@ public enum TerminalApp {
   public static func main(arguments: [String], composition: TerminalComposition) async -> Int32 {
     do {
       var command = try AppCLI.parseAsRoot(arguments)
+      if let replay = command as? ReplayCommand {
+        return await replay.execute()
+      }
       guard let runnable = command as? any FrontEndCommand else {
         try command.run()
         return 0
@@ -102,12 +105,13 @@ struct AppCLI: ParsableCommand {
       data, and `app-cli help interactive` lists its options. The subcommands run one request \
       and print the result, as text or, with --json, as JSON; each takes --offline too. \
       `app-cli --record FILE` records the session (Ctrl-R starts and stops recording); \
-      `app-cli record-to-test FILE --output PATH` writes a recording as a test.
+      `app-cli record-to-test FILE --output PATH` writes a recording as a test, and \
+      `app-cli replay FILE` checks it against today's reducers.
       """,
     version: AppVersion.current,
     subcommands: [
       Interactive.self, SearchCommand.self, ForecastCommand.self, FactCommand.self,
-      RandomCommand.self, RecordToTestCommand.self,
+      RandomCommand.self, RecordToTestCommand.self, ReplayCommand.self,
     ],
     defaultSubcommand: Interactive.self
   )

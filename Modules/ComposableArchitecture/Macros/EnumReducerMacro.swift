@@ -139,22 +139,30 @@ enum EnumReducerExpansion {
       : "ComposableArchitecture.EmptyReducer<Self.State, Self.Action>()"
     let scopeBody =
       hasCases ? "switch store.state {\n\(scopeSwitchCases)\n}" : "switch store.state {}"
+    // A replay builds both again from a record; the initializers are written here, with the
+    // cases.
+    let decodable = "ComposableArchitecture.RecordDecodable"
+    let stateInit = RecordDecodableExpansion.enumInit(
+      cases: stateCases, typeName: "\(reducerName).State", access: access)
+    let actionInit = RecordDecodableExpansion.enumInit(
+      cases: actionCases, typeName: "\(reducerName).Action", access: access)
     return [
       """
       @CasePaths.CasePathable
       @dynamicMemberLookup
       @ComposableArchitecture.ObservableState
-      \(raw: access)enum State: ComposableArchitecture.CaseReducerState\
+      \(raw: access)enum State: ComposableArchitecture.CaseReducerState, \(raw: decodable)\
       \(raw: stateConformances.map { ", \($0)" }.joined()) {
         \(raw: access)typealias StateReducer = \(raw: reducerName)
       \(raw: stateCases)
+      \(raw: stateInit)
       }
       """,
       """
       @CasePaths.CasePathable
-      \(raw: access)enum Action\
-      \(raw: actionConformances.isEmpty ? "" : ": \(actionConformances.joined(separator: ", "))") {
+      \(raw: access)enum Action: \(raw: ([decodable] + actionConformances).joined(separator: ", ")) {
       \(raw: actionCases)
+      \(raw: actionInit)
       }
       """,
       """

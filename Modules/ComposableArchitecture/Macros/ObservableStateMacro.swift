@@ -21,6 +21,7 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
     guard declaration.is(StructDeclSyntax.self) else { return [] }
     return [
       fieldNames(declaration),
+      RecordDecodableExpansion.bindings(declaration),
       "var _$observationRegistrar = ComposableArchitecture.ObservationStateRegistrar()",
       """
       public var _$id: ComposableArchitecture.ObservableStateID {

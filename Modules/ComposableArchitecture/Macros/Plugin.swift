@@ -12,5 +12,6 @@ struct ComposableArchitecturePlugin: CompilerPlugin {
     PresentsMacro.self,
     ReducerCaseEphemeralMacro.self,
     ReducerCaseIgnoredMacro.self,
+    RecordDecodableMacro.self,
   ]
 }

@@ -70,7 +70,7 @@ extension _SynthesizedConformance {
 @attached(extension, conformances: Observable, ObservableState)
 @attached(
   member, names: named(_$id), named(_$observationRegistrar), named(_$willModify),
-  named(_$fieldName))
+  named(_$fieldName), named(_$recordedBinding))
 @attached(memberAttribute)
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
@@ -131,3 +131,18 @@ public macro ReducerCaseEphemeral() =
 @attached(peer, names: named(_))
 public macro ReducerCaseIgnored() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerCaseIgnoredMacro")
+
+/// Lets a replay build the enum or struct again from a recorded session (see
+/// ``RecordDecodable``): for a type that appears in an action and is neither `Decodable` nor a
+/// payload-free `CaseIterable` enum. `@Reducer` adds it to `Action` and `@ObservableState` does
+/// the same for states, so features write it only on their own action payloads:
+///
+/// ```swift
+/// @RecordDecodable
+/// public enum Removal: Equatable, Sendable { case remove(id: Counter.State.ID) }
+/// ```
+@attached(
+  extension, conformances: RecordDecodable, _RecordPatchable, names: named(init), named(_$patch))
+@attached(member, names: named(init))
+public macro RecordDecodable() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "RecordDecodableMacro")

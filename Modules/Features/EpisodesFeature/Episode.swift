@@ -7,6 +7,7 @@ import Foundation
 @Reducer
 public struct Episode: Sendable {
   @ObservableState
+  @RecordDecodable
   public struct State: Equatable, Identifiable, Sendable {
     public var alert: AlertState<FavoritingAction.Alert>?
     public let id: UUID
@@ -46,6 +47,7 @@ public struct Episode: Sendable {
     }
   }
 
+  @RecordDecodable
   public enum Action: Sendable {
     case favorite(FavoritingAction)
   }

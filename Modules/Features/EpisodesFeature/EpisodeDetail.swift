@@ -11,6 +11,7 @@ import Foundation
 @Reducer
 public struct EpisodeDetail: Sendable {
   @ObservableState
+  @RecordDecodable
   public struct State: Equatable, Sendable {
     public var alert: AlertState<FavoritingAction.Alert>?
     public let id: UUID
@@ -42,6 +43,7 @@ public struct EpisodeDetail: Sendable {
     }
   }
 
+  @RecordDecodable
   public enum Action: Sendable {
     case closeButtonTapped
     case favorite(FavoritingAction)

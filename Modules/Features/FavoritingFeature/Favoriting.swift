@@ -17,6 +17,7 @@ public struct FavoritingState<ID: Hashable & Sendable>: Equatable, Sendable {
 
 /// What can happen to a favorite button.
 @CasePathable
+@RecordDecodable
 public enum FavoritingAction: Sendable {
   case alert(PresentationAction<Alert>)
   case buttonTapped

@@ -16,6 +16,7 @@ import WeatherClient
 @Reducer
 public struct Search: Sendable {
   @ObservableState
+  @RecordDecodable
   public struct State: Equatable, Sendable {
     public var results: [GeocodingSearch.Result]
     public var resultForecastRequestInFlight: GeocodingSearch.Result?
@@ -47,6 +48,7 @@ public struct Search: Sendable {
     }
 
     /// The forecast of one place.
+    @RecordDecodable
     public struct Weather: Equatable, Sendable {
       public var id: GeocodingSearch.Result.ID
       public var days: [Day]
@@ -61,6 +63,7 @@ public struct Search: Sendable {
       }
 
       /// One day of a forecast.
+      @RecordDecodable
       public struct Day: Equatable, Sendable {
         public var date: Date
         public var temperatureMax: Double
@@ -85,6 +88,7 @@ public struct Search: Sendable {
     }
   }
 
+  @RecordDecodable
   public enum Action: Sendable {
     case forecastResponse(GeocodingSearch.Result.ID, Result<Forecast, any Error>)
     case searchQueryChanged(String)

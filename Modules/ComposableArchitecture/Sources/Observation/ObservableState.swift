@@ -25,10 +25,17 @@ public protocol ObservableState: Observable {
   mutating func _$willModify()
   /// The name of the stored field `keyPath` leads to, for recorded binding actions.
   static func _$fieldName(of keyPath: AnyKeyPath) -> String?
+  /// The binding action (a `BindingAction<Self>`) that sets the field named `field` to a
+  /// recorded value, for a replay.
+  static func _$recordedBinding(_ field: String, _ value: RecordedValue) throws -> Any
 }
 
 extension ObservableState {
   public static func _$fieldName(of keyPath: AnyKeyPath) -> String? { nil }
+  public static func _$recordedBinding(_ field: String, _ value: RecordedValue) throws -> Any {
+    throw RecordDecodingError(
+      "\(RecordedValue.typeName(of: Self.self)) has no field \(field) that a binding can set")
+  }
 }
 
 /// The identity of an ``ObservableState`` value for observation.

@@ -58,9 +58,14 @@ public final class DependencyTape: Sendable {
   @usableFromInline let stepCount = Atomic<Int>(0)
   let isFull = Atomic<Bool>(false)
 
+  /// Set when the tape replays a record instead of calling the dependencies
+  /// (`SessionReplay`): the recorded answers, given again.
+  let replay: _TapeReplay?
+
   @usableFromInline
-  init(limit: Int) {
+  init(limit: Int, replaying answers: [SessionRecord.Answer]? = nil) {
     self.limit = limit
+    self.replay = answers.map(_TapeReplay.init)
   }
 
   /// The answers so far, in the order their calls were made.
@@ -115,7 +120,12 @@ public final class DependencyTape: Sendable {
   ) async throws -> Value {
     let call = begin()
     do {
-      let value = try await operation()
+      let value =
+        if let replay {
+          try await replay.answer(name, arguments: arguments, as: Value.self, tape: self)
+        } else {
+          try await operation()
+        }
       end(
         call: call, name: name, type: Value.self, arguments: arguments,
         result: .success(RecordedValue(reflecting: value)))
@@ -133,7 +143,7 @@ public final class DependencyTape: Sendable {
     -> Value
   {
     let call = begin()
-    let value = operation()
+    let value = replay?.immediateAnswer(name, arguments: arguments, as: Value.self) ?? operation()
     end(
       call: call, name: name, type: Value.self, arguments: arguments,
       result: .success(RecordedValue(reflecting: value)))
@@ -188,4 +198,93 @@ struct _RecordingClock: Clock {
 
 extension Duration {
   fileprivate func duration(to other: Duration) -> Duration { other - self }
+}
+
+/// The recorded answers a replaying tape gives again: each endpoint's in the order they were
+/// recorded, each no earlier than the replay reaches the step it came back after — so effects
+/// interleave with the user's actions as they did in the session. What does not match the
+/// record (a call with other arguments, a call past the recorded ones, an answer that cannot be
+/// built again) is noted for the replay's report.
+final class _TapeReplay: Sendable {
+  private struct Queues {
+    var byName: [String: ArraySlice<SessionRecord.Answer>] = [:]
+    var notes: [String] = []
+  }
+
+  private let queues: Mutex<Queues>
+
+  init(_ answers: [SessionRecord.Answer]) {
+    var byName: [String: ArraySlice<SessionRecord.Answer>] = [:]
+    for answer in answers.sorted(by: { $0.call < $1.call }) {
+      byName[answer.name, default: []].append(answer)
+    }
+    queues = Mutex(Queues(byName: byName))
+  }
+
+  /// What did not go as recorded, in order.
+  var notes: [String] { queues.withLock { $0.notes } }
+
+  func note(_ text: String) {
+    queues.withLock { $0.notes.append(text) }
+  }
+
+  private func next(_ name: String, arguments: [Any]) -> SessionRecord.Answer? {
+    let given = arguments.map { RecordedValue(reflecting: $0) }
+    return queues.withLock { queues -> SessionRecord.Answer? in
+      guard let answer = queues.byName[name]?.popFirst() else {
+        queues.notes.append("\(name) was called more often than in the record")
+        return nil
+      }
+      if answer.arguments != given {
+        queues.notes.append(
+          "\(name) (call \(answer.call)) was called with \(RecordedValue.array(given).json.text),"
+            + " the record has \(RecordedValue.array(answer.arguments).json.text)")
+      }
+      return answer
+    }
+  }
+
+  /// The next recorded answer of `name`, once the replay has reached the step it came after.
+  /// A call the record has no answer for waits until its effect is cancelled (the session ended
+  /// with it in flight, or the feature now calls more).
+  func answer<Value>(
+    _ name: String, arguments: [Any], as type: Value.Type, tape: DependencyTape
+  ) async throws -> Value {
+    guard let answer = next(name, arguments: arguments) else {
+      while true { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    while tape.stepCount.load(ordering: .relaxed) < answer.afterStep {
+      try await Task.sleep(for: .microseconds(200))
+    }
+    switch answer.result {
+    case .returned(let value):
+      do {
+        return try RecordDecoding.decode(Value.self, from: value)
+      } catch {
+        note("\(name) (call \(answer.call)): the recorded answer cannot be built again: \(error)")
+        throw RecordedError("The recorded answer of \(name) cannot be built again.")
+      }
+    case .threw(let error):
+      if case .error(let type, let description) = error {
+        throw RecordedError(description, originalType: type)
+      }
+      throw RecordedError(error.json.text)
+    }
+  }
+
+  /// The next recorded answer of a synchronous endpoint (`uuid`, `date`), or `nil` (noted) when
+  /// there is none or it cannot be built: the endpoint then answers live.
+  func immediateAnswer<Value>(_ name: String, arguments: [Any], as type: Value.Type) -> Value? {
+    guard let answer = next(name, arguments: arguments) else { return nil }
+    guard case .returned(let value) = answer.result else {
+      note("\(name) (call \(answer.call)) threw in the record")
+      return nil
+    }
+    do {
+      return try RecordDecoding.decode(Value.self, from: value)
+    } catch {
+      note("\(name) (call \(answer.call)): the recorded answer cannot be built again: \(error)")
+      return nil
+    }
+  }
 }

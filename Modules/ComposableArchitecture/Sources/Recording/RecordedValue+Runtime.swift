@@ -102,8 +102,10 @@ extension Result: RecordedValueConvertible {
 extension RecordedValue {
   /// A thrown error: its dynamic type and the description a user was shown.
   public init(recordingError error: any Error) {
-    self = .error(
-      type: RecordedValue.typeName(of: type(of: error)), description: error.localizedDescription)
+    // An error a replay threw again records as the original did.
+    let typeName =
+      (error as? RecordedError)?.originalType ?? RecordedValue.typeName(of: type(of: error))
+    self = .error(type: typeName, description: error.localizedDescription)
   }
 }
 
@@ -111,8 +113,16 @@ extension RecordedValue {
 /// itself (`localizedDescription`) as the original did.
 public struct RecordedError: LocalizedError, Equatable, Sendable {
   public var description: String
+  /// The type of the error recorded, when a replay throws it again (`HTTPServiceError`); it is
+  /// recorded under that name. Not part of equality.
+  public var originalType: String?
   public init(_ description: String) {
     self.description = description
   }
+  public init(_ description: String, originalType: String?) {
+    self.description = description
+    self.originalType = originalType
+  }
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
   public var errorDescription: String? { description }
 }

@@ -60,10 +60,10 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
   let initialShared: _SharedSnapshot?
 
   @usableFromInline
-  init(initialState: State, limit: Int) {
+  init(initialState: State, limit: Int, replaying answers: [SessionRecord.Answer]? = nil) {
     self.initialState = initialState
     self.limit = limit
-    self.tape = DependencyTape(limit: limit)
+    self.tape = DependencyTape(limit: limit, replaying: answers)
     var roots: [_SharedRootBase] = []
     if _SharedRootBase.anyCreated.load(ordering: .relaxed) {
       var visited = Set<ObjectIdentifier>()

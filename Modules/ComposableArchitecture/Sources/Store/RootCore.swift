@@ -192,11 +192,12 @@ final class RootCore<State, Action>: @unchecked Sendable {
   func startRecording<Child, ChildAction>(
     state toChild: @escaping (State) -> Child,
     action extract: @escaping (Action) -> ChildAction?,
-    limit: Int, dependencies prepare: (inout DependencyValues, DependencyTape) -> Void
+    limit: Int, dependencies prepare: (inout DependencyValues, DependencyTape) -> Void,
+    replaying answers: [SessionRecord.Answer]? = nil
   ) -> SessionRecording<Child, ChildAction> {
     stopRecording()
     let recording = SessionRecording<Child, ChildAction>(
-      initialState: toChild(state), limit: limit)
+      initialState: toChild(state), limit: limit, replaying: answers)
     let original = dependencies
     let tape = recording.tape
     var recorded = original

@@ -1,0 +1,324 @@
+import Foundation
+
+/// Replays a recorded session against today's reducer and says whether it still goes the same
+/// way: the check behind `app-cli replay FILE`.
+///
+/// A fresh store starts from the recorded state — the feature's initial state
+/// (``RecordedFeature/baseline``) with the recorded differences made in it, or, for a record
+/// without one, the state built from the record — and records itself while it runs. Every
+/// dependency answers what it answered in the session (decoded from the record, each answer held
+/// back until the replay reaches the step it came after, so effects interleave with the user's
+/// actions as they did); `uuid` and `date` give their recorded values; the clock is a
+/// `TestClock`, advanced to the time of each step, so recorded sleeps take no time. The user's
+/// actions are sent at their steps; the effects' actions must come by themselves.
+///
+/// After each step the replayed step is compared with the recorded one — who sent it, the
+/// action, and the whole state (shared values included). The first difference ends the replay:
+/// ``Report/divergence`` names the step and shows the difference.
+public enum SessionReplay {
+  /// What a replay found.
+  public struct Report: Sendable, CustomStringConvertible {
+    /// The recorded steps.
+    public var steps: Int
+    /// The steps that went as recorded, from the first.
+    public var reproduced: Int
+    /// The first step that did not, or `nil`: every recorded state was reproduced.
+    public var divergence: Divergence?
+    /// Dependency calls that differed from the record without (yet) changing a state: other
+    /// arguments, more calls than recorded.
+    public var notes: [String]
+
+    public var isExact: Bool { divergence == nil }
+
+    public var description: String {
+      var lines: [String] = []
+      if let divergence {
+        lines.append(
+          divergence.step == 0
+            ? "the recorded start state cannot be built again:"
+            : "the session diverges at step \(divergence.step) of \(steps):")
+        lines.append(divergence.message)
+      } else {
+        lines.append("every recorded state was reproduced (\(steps) steps)")
+      }
+      if !notes.isEmpty {
+        lines.append("dependency calls that differ from the record:")
+        lines.append(contentsOf: notes.map { "  - \($0)" })
+      }
+      return lines.joined(separator: "\n")
+    }
+  }
+
+  public struct Divergence: Error, Sendable, Equatable {
+    /// The step, from 1; 0 for the start state.
+    public var step: Int
+    /// What differs, with the difference.
+    public var message: String
+  }
+
+  /// Replays `record` against `reducer`, starting from `feature`'s baseline.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait, in real time, for an effect's action the record has next
+  ///     before reporting that the app no longer sends it. Nothing else waits in real time.
+  ///   - prepareDependencies: Sets the store's dependencies before the recorded answers are
+  ///     put in front of them.
+  @MainActor
+  public static func replay<R: Reducer>(
+    _ record: SessionRecord,
+    of feature: RecordedFeature<R.State, R.Action>,
+    reducer: R,
+    timeout: Duration = .seconds(5),
+    withDependencies prepareDependencies: @escaping (inout DependencyValues) -> Void = { _ in }
+  ) async -> Report {
+    var report = Report(steps: record.steps.count, reproduced: 0, divergence: nil, notes: [])
+    let start: R.State
+    switch startState(record, feature: feature) {
+    case .success(let state): start = state
+    case .failure(let divergence):
+      report.divergence = divergence
+      return report
+    }
+    let clock = TestClock()
+    let store = Store(initialState: start) {
+      reducer
+    } withDependencies: {
+      // Nothing live: every client answers from the record (one the record does not wrap is
+      // unimplemented, and says so when called).
+      $0.context = .test
+      prepareDependencies(&$0)
+      $0.continuousClock = clock
+    }
+    guard let core = store.root as? RootCore<R.State, R.Action> else {
+      report.divergence = Divergence(step: 0, message: "the replay's store is not a root store")
+      return report
+    }
+    let recording = core.startRecording(
+      state: { $0 }, action: { $0 }, limit: record.steps.count + 1,
+      dependencies: feature.recordClients, replaying: record.answers)
+    defer {
+      core.stopRecording()
+      core.registry.cancelAll()
+    }
+    var now = Duration.zero
+    for (index, step) in record.steps.enumerated() {
+      let number = index + 1
+      let time = Duration(recordedSeconds: step.time)
+      if time > now {
+        await clock.advance(by: time - now)
+        now = time
+      }
+      if step.origin == .user {
+        do {
+          let action = try RecordDecoding.decode(R.Action.self, from: step.action)
+          guard RecordedValue(reflecting: action) == step.action else {
+            report.divergence = Divergence(
+              step: number,
+              message: "the recorded action cannot be built exactly: built \(dump(action))")
+            break
+          }
+          store.send(action)
+        } catch {
+          report.divergence = Divergence(
+            step: number, message: "the recorded action cannot be built again: \(error)")
+          break
+        }
+      }
+      guard await arrived(number, in: recording, timeout: timeout) else {
+        report.divergence = Divergence(
+          step: number,
+          message: "the app no longer sends the recorded effect action\n"
+            + indent(text(of: step.action)))
+        break
+      }
+      let replayed = recording.recorded(recording.steps[index])
+      if let divergence = compare(replayed, step, number: number, state: R.State.self) {
+        report.divergence = divergence
+        break
+      }
+      report.reproduced = number
+    }
+    if report.divergence == nil {
+      // What the app sends by itself after the last recorded step, at the same time.
+      for _ in 0..<20 { await Task.yield() }
+      try? await Task.sleep(for: .milliseconds(20))
+      if recording.steps.count > record.steps.count {
+        let extra = recording.recorded(recording.steps[record.steps.count])
+        report.divergence = Divergence(
+          step: record.steps.count + 1,
+          message: "after the last recorded step the app sends\n" + indent(text(of: extra.action)))
+      }
+    }
+    report.notes = recording.tape.replay?.notes ?? []
+    return report
+  }
+
+  /// The state the session started from: today's baseline with the recorded differences from
+  /// the recorded baseline made in it (shared values through their references), or the recorded
+  /// state built whole. Either must record as the recorded start did.
+  @MainActor
+  static func startState<State, Action>(
+    _ record: SessionRecord, feature: RecordedFeature<State, Action>
+  ) -> Result<State, Divergence> {
+    var state: State
+    do {
+      if let recordedBaseline = record.baseline, var baseline = feature.baseline() {
+        for change in RecordedValue.changes(from: recordedBaseline, to: record.initialState)
+        where !change.isReadOnlyShare {
+          try RecordDecoding.patch(&baseline, with: change)
+        }
+        state = baseline
+      } else {
+        state = try RecordDecoding.decode(State.self, from: record.initialState)
+      }
+    } catch {
+      return .failure(Divergence(step: 0, message: "\(error)"))
+    }
+    let built = RecordedValue(reflecting: state)
+    guard built.withoutReaders == record.initialState.withoutReaders else {
+      return .failure(
+        Divergence(
+          step: 0,
+          message: stateDifference(
+            recorded: record.initialState, replayed: built, type: State.self)))
+    }
+    return .success(state)
+  }
+
+  /// Waits until the recording has `count` steps, or `timeout` passed in real time.
+  @MainActor
+  private static func arrived<State, Action>(
+    _ count: Int, in recording: SessionRecording<State, Action>, timeout: Duration
+  ) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    var yields = 0
+    while recording.steps.count < count {
+      if yields < 100 {
+        yields += 1
+        await Task.yield()
+      } else {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+    }
+    return true
+  }
+
+  private static func compare<State>(
+    _ replayed: SessionRecord.Step, _ recorded: SessionRecord.Step, number: Int,
+    state: State.Type
+  ) -> Divergence? {
+    if replayed.origin != recorded.origin || replayed.action != recorded.action {
+      return Divergence(
+        step: number,
+        message: """
+          the record has this action, sent by \(recorded.origin == .user ? "the user" : "an effect"):
+          \(indent(text(of: recorded.action)))
+          the app now reduces this one, sent by \(replayed.origin == .user ? "the user" : "an effect"):
+          \(indent(text(of: replayed.action)))
+          """)
+    }
+    guard replayed.state.withoutReaders == recorded.state.withoutReaders else {
+      return Divergence(
+        step: number,
+        message: "after \(text(of: recorded.action)):\n"
+          + stateDifference(recorded: recorded.state, replayed: replayed.state, type: State.self))
+    }
+    return nil
+  }
+
+  /// The difference of two states as `TestStore` shows it (`−` recorded, `+` replayed) when the
+  /// recorded one can be built again, else the paths that differ with both values.
+  static func stateDifference<State>(
+    recorded: RecordedValue, replayed: RecordedValue, type: State.Type
+  ) -> String {
+    if let expected = try? RecordDecoding.decode(State.self, from: recorded),
+      let actual = try? RecordDecoding.decode(State.self, from: replayed),
+      let difference = diff(expected, actual, format: .proportional)
+    {
+      return "the state differs (− recorded, + replayed):\n" + indent(difference)
+    }
+    let lines = RecordedValue.changes(from: recorded, to: replayed).map { change -> String in
+      let recordedValue = value(at: change.path[...], in: recorded)
+      return """
+          \(pathText(change.path))
+            − \(recordedValue.map(text(of:)) ?? "(none)")
+            + \(text(of: change.value))
+        """
+    }
+    return "the state differs (− recorded, + replayed):\n" + lines.joined(separator: "\n")
+  }
+
+  private static func value(
+    at path: ArraySlice<RecordedChange.Component>, in value: RecordedValue
+  ) -> RecordedValue? {
+    guard let first = path.first else { return value }
+    switch (value, first) {
+    case (.structure(_, let fields, _), .field(let name)):
+      return fields.first { $0.label == name }.flatMap {
+        Self.value(at: path.dropFirst(), in: $0.value)
+      }
+    case (.identified(let elements), .element(let id)):
+      return elements.first { $0.identity == id }.flatMap {
+        Self.value(at: path.dropFirst(), in: $0)
+      }
+    default:
+      return nil
+    }
+  }
+
+  private static func pathText(_ path: [RecordedChange.Component]) -> String {
+    path.map {
+      switch $0 {
+      case .field(let name): name
+      case .element(let id): "[id: \(text(of: id))]"
+      }
+    }
+    .joined(separator: ".")
+  }
+
+  static func text(of value: RecordedValue) -> String { value.json.text }
+
+  private static func dump(_ value: Any) -> String {
+    var text = ""
+    customDump(value, to: &text)
+    return text
+  }
+
+  private static func indent(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
+      .joined(separator: "\n")
+  }
+}
+
+extension Duration {
+  /// A recorded time in seconds, to the nanosecond.
+  init(recordedSeconds seconds: Double) {
+    let whole = seconds.rounded(.towardZero)
+    self = .seconds(Int64(whole)) + .nanoseconds(Int64(((seconds - whole) * 1e9).rounded()))
+  }
+}
+
+extension RecordedValue {
+  /// The value with what `SharedReader`s read left out: a reader follows the value it reads,
+  /// which is compared where it is written, and a record keeps a reader projected from another
+  /// reference (`$a.b`) with its latest value, not the value at each step.
+  var withoutReaders: RecordedValue {
+    switch self {
+    case .shared(_, readOnly: true): .shared(.null, readOnly: true)
+    case .shared(let value, readOnly: false): .shared(value.withoutReaders, readOnly: false)
+    case .structure(let type, let fields, let isState):
+      .structure(
+        type: type, fields: fields.map { Field($0.label, $0.value.withoutReaders) },
+        isState: isState)
+    case .enumeration(let name, let payload):
+      .enumeration(name: name, payload: payload.map { Field($0.label, $0.value.withoutReaders) })
+    case .array(let values): .array(values.map(\.withoutReaders))
+    case .identified(let values): .identified(values.map(\.withoutReaders))
+    case .stack(let entries):
+      .stack(entries.map { StackEntry(id: $0.id, element: $0.element.withoutReaders) })
+    case .tuple(let fields): .tuple(fields.map { Field($0.label, $0.value.withoutReaders) })
+    default: self
+    }
+  }
+}

@@ -1,0 +1,219 @@
+import AppFeature
+import ComposableArchitecture
+import CounterFeature
+import Foundation
+import SearchFeature
+import SettingsFeature
+import Testing
+import WeatherClient
+
+func sampleRecord() throws -> SessionRecord {
+  let url = try #require(
+    Bundle.module.url(
+      forResource: "sample-session", withExtension: "jsonl", subdirectory: "Records"))
+  return try RecordFile.read(String(contentsOf: url, encoding: .utf8))
+}
+
+/// `AppFeature`, except that an increment adds one more: the "changed reducer line" a replay must
+/// catch.
+@Reducer
+struct IncrementsByTwo {
+  var body: some ReducerOf<AppFeature> {
+    AppFeature()
+    Reduce { state, action in
+      if case .counterList(.counters(.element(let id, .incrementButtonTapped))) = action {
+        state.counterList.counters[id: id]?.count += 1
+      }
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite struct ReplayTests {
+  @Test func theSampleSessionReplaysExactlyAgainstTodaysReducers() async throws {
+    let record = try sampleRecord()
+    let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == record.steps.count)
+    #expect(report.steps == 58)
+    #expect(report.notes == [])
+    #expect(report.description == "every recorded state was reproduced (58 steps)")
+  }
+
+  @Test func aChangedReducerDivergesAtTheFirstStepItChangesWithTheDifference() async throws {
+    let record = try sampleRecord()
+    let report = await SessionReplay.replay(
+      record, of: AppFeature.recorded, reducer: IncrementsByTwo())
+    let divergence = try #require(report.divergence)
+    // Step 6 is the first increment of the sample.
+    #expect(divergence.step == 6)
+    #expect(report.reproduced == 5)
+    #expect(report.description.hasPrefix("the session diverges at step 6 of 58:"))
+    #expect(divergence.message.contains("incrementButtonTapped"))
+    #expect(divergence.message.contains("− recorded, + replayed"))
+    #expect(divergence.message.contains("count: 1"))
+    #expect(divergence.message.contains("count: 2"))
+  }
+
+  @Test func anActionNoLongerInTheFeatureIsReportedAtItsStep() async throws {
+    var record = try sampleRecord()
+    record.steps[5].action = .enumeration(
+      name: "counterList",
+      payload: [.init("", .enumeration(name: "shuffleButtonTapped", payload: []))])
+    let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
+    let divergence = try #require(report.divergence)
+    #expect(divergence.step == 6)
+    #expect(
+      divergence.message
+        == "the recorded action cannot be built again: counterList.0: CounterList.Action has no case shuffleButtonTapped"
+    )
+  }
+
+  @Test func anEffectActionThatDoesNotComeIsNamedAtItsStep() async throws {
+    var record = try sampleRecord()
+    // Without the fact's answer, the fact request waits and its response never comes.
+    record.answers.removeAll { $0.name == "factClient.fetch" }
+    let responseStep =
+      try #require(
+        record.steps.firstIndex { step in
+          RecordSessionText.caseNames(step.action).contains("factResponse")
+        }) + 1
+    let report = await SessionReplay.replay(
+      record, of: AppFeature.recorded, reducer: AppFeature(), timeout: .milliseconds(300))
+    let divergence = try #require(report.divergence)
+    #expect(divergence.step == responseStep)
+    #expect(divergence.message.hasPrefix("the app no longer sends the recorded effect action\n"))
+    #expect(divergence.message.contains("factResponse"))
+    #expect(report.notes == ["factClient.fetch was called more often than in the record"])
+  }
+
+  @Test func aDependencyCalledWithOtherArgumentsIsNoted() async throws {
+    var record = try sampleRecord()
+    let index = try #require(record.answers.firstIndex { $0.name == "factClient.fetch" })
+    record.answers[index].arguments = [.integer("41")]
+    let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(
+      report.notes == [
+        "factClient.fetch (call \(record.answers[index].call)) was called with [1], the record has [41]"
+      ])
+  }
+
+  @Test func aStartStateTodaysStateCannotHoldIsReportedAsStepZero() async throws {
+    var record = try sampleRecord()
+    guard case .structure(let type, var fields, let isState) = record.initialState else {
+      Issue.record("the start is not a struct")
+      return
+    }
+    fields.append(.init("removedField", .bool(true)))
+    record.initialState = .structure(type: type, fields: fields, isState: isState)
+    let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
+    let divergence = try #require(report.divergence)
+    #expect(divergence.step == 0)
+    #expect(report.description.hasPrefix("the recorded start state cannot be built again:"))
+    #expect(divergence.message.contains("removedField"))
+  }
+}
+
+@Suite struct RecordDecodingTests {
+  @Test func everyRecordedActionOfTheSampleIsBuiltAgainExactly() throws {
+    let record = try sampleRecord()
+    for step in record.steps {
+      let action = try RecordDecoding.decode(AppFeature.Action.self, from: step.action)
+      #expect(RecordedValue(reflecting: action) == step.action)
+    }
+  }
+
+  @Test func everyRecordedStateOfTheSampleIsBuiltAgainExactly() throws {
+    let record = try sampleRecord()
+    for state in [record.initialState] + record.steps.map(\.state) {
+      let built = try RecordDecoding.decode(AppFeature.State.self, from: state)
+      #expect(RecordedValue(reflecting: built) == state)
+    }
+  }
+
+  @Test func modelsWithRenamingCodingKeysAreReadByPosition() throws {
+    let forecast = Forecast(
+      daily: .init(
+        temperatureMax: [20.5, 21], temperatureMin: [10, 11.25],
+        time: [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 86_400)]),
+      dailyUnits: .init(temperatureMax: "°C", temperatureMin: "°C"), isEstimate: true)
+    let built = try RecordDecoding.decode(
+      Forecast.self, from: RecordedValue(reflecting: forecast))
+    #expect(built == forecast)
+  }
+
+  @Test func bindingsAreBuiltByFieldName() throws {
+    let action = try RecordDecoding.decode(
+      Settings.Action.self,
+      from: .enumeration(
+        name: "binding", payload: [.init("", .binding(field: "displayName", value: .string("Ann")))]
+      ))
+    #expect(action == .binding(.set(\.displayName, "Ann")))
+    #expect(
+      throws: RecordDecodingError(
+        "Settings.State has no field nickname that a binding can set",
+        path: ["binding.0", "nickname"])
+    ) {
+      try RecordDecoding.decode(
+        Settings.Action.self,
+        from: .enumeration(
+          name: "binding", payload: [.init("", .binding(field: "nickname", value: .string("A")))]))
+    }
+  }
+
+  @Test func aWrongValueNamesWhereAndWhat() throws {
+    #expect(
+      throws: RecordDecodingError(
+        "expected Int, found \"seven\"", path: ["searchResultTapped.0", "id"])
+    ) {
+      try RecordDecoding.decode(
+        Search.Action.self,
+        from: .enumeration(
+          name: "searchResultTapped",
+          payload: [
+            .init(
+              "",
+              .structure(
+                type: "GeocodingSearch.Result",
+                fields: [
+                  .init("country", .string("UK")), .init("latitude", .double(1)),
+                  .init("longitude", .double(2)), .init("id", .string("seven")),
+                  .init("name", .string("London")), .init("admin1", .null),
+                ], isState: false))
+          ]))
+    }
+  }
+
+  @Test func aChangeIsMadeThroughTheSharedReference() throws {
+    var state = AppFeature.baselineState()
+    try RecordDecoding.patch(
+      &state,
+      with: RecordedChange(
+        path: [.field("settings"), .field("publicName")],
+        value: .shared(.string("Ann"), readOnly: false)))
+    #expect(state.settings.publicName == "Ann")
+    // The header reads the same reference.
+    #expect(state.userName == "Ann")
+    #expect(
+      throws: RecordDecodingError(
+        "id is a constant", path: ["episodes", "episodes", "[id: a UUID]", "id"])
+    ) {
+      let id = state.episodes.episodes[0].id
+      try RecordDecoding.patch(
+        &state,
+        with: RecordedChange(
+          path: [.field("episodes"), .field("episodes"), .element(id: .uuid(id)), .field("id")],
+          value: .uuid(UUID())))
+    }
+  }
+}
+
+/// The case names along a recorded action (`counterList`, `counters`, `element`, …).
+enum RecordSessionText {
+  static func caseNames(_ value: RecordedValue) -> [String] {
+    guard case .enumeration(let name, let payload) = value else { return [] }
+    return [name] + payload.flatMap { caseNames($0.value) }
+  }
+}

@@ -142,10 +142,8 @@ enum EnumReducerExpansion {
     // A replay builds both again from a record; the initializers are written here, with the
     // cases.
     let decodable = "ComposableArchitecture.RecordDecodable"
-    let stateInit = RecordDecodableExpansion.enumInit(
-      cases: stateCases, typeName: "\(reducerName).State", access: access)
-    let actionInit = RecordDecodableExpansion.enumInit(
-      cases: actionCases, typeName: "\(reducerName).Action", access: access)
+    let stateInit = RecordDecodableExpansion.enumInit(cases: stateCases, access: access)
+    let actionInit = RecordDecodableExpansion.enumInit(cases: actionCases, access: access)
     return [
       """
       @CasePaths.CasePathable

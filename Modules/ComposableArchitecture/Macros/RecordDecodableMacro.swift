@@ -3,8 +3,9 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@RecordDecodable`: lets a replay build the enum or struct again from a record (the
-/// `RecordDecodable` conformance, in an extension so a struct keeps its memberwise initializer).
-/// `@Reducer` adds it to `Action`; `@ObservableState` writes the same for a state.
+/// `RecordDecodable` conformance). An enum gets `init(_$recorded:)` as a member; a struct gets it
+/// in an extension, so that it keeps its memberwise initializer, with `_$patch` (a recorded
+/// change made field by field). A `@Reducer enum` writes the same into its `State` and `Action`.
 public enum RecordDecodableMacro: ExtensionMacro, MemberMacro {
   public static func expansion(
     of node: AttributeSyntax,
@@ -15,7 +16,9 @@ public enum RecordDecodableMacro: ExtensionMacro, MemberMacro {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self),
       RecordDecodableExpansion.isReachable(enumDecl)
     else { return [] }
-    return [RecordDecodableExpansion.enumInit(enumDecl)]
+    return [
+      "\(raw: RecordDecodableExpansion.enumInit(enumDecl, access: RecordDecodableExpansion.access(enumDecl)))"
+    ]
   }
 
   public static func expansion(
@@ -25,18 +28,19 @@ public enum RecordDecodableMacro: ExtensionMacro, MemberMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    // One extension with both conformances.
+    typealias Expansion = RecordDecodableExpansion
+    let isStruct = declaration.is(StructDeclSyntax.self)
+    guard Expansion.isReachable(declaration), isStruct || declaration.is(EnumDeclSyntax.self)
+    else { return [] }
     var conformances: [String] = []
     var members: [String] = []
-    for (name, part) in [
-      ("RecordDecodable", RecordDecodableExpansion.decodableExtension(of: declaration, type: type)),
-      (
-        "_RecordPatchable", RecordDecodableExpansion.patchableExtension(of: declaration, type: type)
-      ),
-    ] {
-      guard RecordDecodableExpansion.wants(name, in: protocols), let part else { continue }
-      conformances += part.inheritanceClause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
-      members += part.memberBlock.members.map(\.trimmedDescription)
+    if Expansion.wants("RecordDecodable", in: protocols) {
+      conformances.append("\(Expansion.module).RecordDecodable")
+      if isStruct { members.append(Expansion.structInit(declaration, type: type)) }
+    }
+    if isStruct, Expansion.wants("_RecordPatchable", in: protocols) {
+      conformances.append("\(Expansion.module)._RecordPatchable")
+      members.append(Expansion.structPatch(declaration, type: type))
     }
     guard !conformances.isEmpty else { return [] }
     let decl: DeclSyntax = """
@@ -49,7 +53,7 @@ public enum RecordDecodableMacro: ExtensionMacro, MemberMacro {
 }
 
 /// The code that builds a feature's types again from a record, shared by `@RecordDecodable`,
-/// `@ObservableState` and `@Reducer`.
+/// `@ObservableState` (bindings) and `@Reducer` (the enums it writes).
 enum RecordDecodableExpansion {
   static let module = "ComposableArchitecture"
 
@@ -68,62 +72,25 @@ enum RecordDecodableExpansion {
     !declaration.modifiers.contains { $0.name.text == "private" }
   }
 
-  /// `init(_$recorded:)` of an enum, which (having no memberwise initializer to keep) has it as
-  /// a member; its conformance comes in an empty extension.
-  static func enumInit(_ enumDecl: EnumDeclSyntax) -> DeclSyntax {
+  /// `init(_$recorded:)` of an enum: a member, as an enum has no memberwise initializer to keep.
+  static func enumInit(_ enumDecl: EnumDeclSyntax, access: String) -> String {
     """
-    \(raw: access(enumDecl))init(_$recorded value: \(raw: module).RecordedValue) throws {
-      \(raw: enumInitBody(enumDecl, typeName: enumDecl.name.text))
+    \(access)init(_$recorded value: \(module).RecordedValue) throws {
+      \(enumInitBody(enumDecl))
     }
     """
   }
 
   /// `init(_$recorded:)` of an enum whose cases are `cases` (source text).
-  static func enumInit(cases: String, typeName: String, access: String) -> String {
+  static func enumInit(cases: String, access: String) -> String {
     let decl: DeclSyntax = "enum E {\n\(raw: cases)\n}"
     guard let enumDecl = decl.as(EnumDeclSyntax.self) else { return "" }
-    return """
-      \(access)init(_$recorded value: \(module).RecordedValue) throws {
-        \(enumInitBody(enumDecl, typeName: typeName))
-      }
-      """
-  }
-
-  /// Whether an enum was written by `@Reducer` (it has `StateReducer`), which gives it its
-  /// record initializer itself.
-  static func isReducerWritten(_ declaration: some DeclGroupSyntax) -> Bool {
-    declaration.memberBlock.members.contains {
-      $0.decl.as(TypeAliasDeclSyntax.self)?.name.text == "StateReducer"
-    }
-  }
-
-  /// `extension T: RecordDecodable { init(_$recorded:) }`, or nil for what it cannot write.
-  static func decodableExtension(
-    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol
-  ) -> ExtensionDeclSyntax? {
-    guard isReachable(declaration), !isReducerWritten(declaration) else { return nil }
-    let body: String
-    if declaration.is(EnumDeclSyntax.self) {
-      let decl: DeclSyntax = "extension \(type.trimmed): \(raw: module).RecordDecodable {}"
-      return decl.cast(ExtensionDeclSyntax.self)
-    } else if declaration.is(StructDeclSyntax.self) {
-      body = structInitBody(declaration, typeName: type.trimmedDescription)
-    } else {
-      return nil
-    }
-    let decl: DeclSyntax = """
-      extension \(type.trimmed): \(raw: module).RecordDecodable {
-        \(raw: access(declaration))init(_$recorded value: \(raw: module).RecordedValue) throws {
-          \(raw: body)
-        }
-      }
-      """
-    return decl.cast(ExtensionDeclSyntax.self)
+    return enumInit(enumDecl, access: access)
   }
 
   // MARK: Enums
 
-  static func enumInitBody(_ enumDecl: EnumDeclSyntax, typeName: String) -> String {
+  static func enumInitBody(_ enumDecl: EnumDeclSyntax) -> String {
     let elements = enumDecl.memberBlock.members.flatMap { member -> [EnumCaseElementSyntax] in
       member.decl.as(EnumCaseDeclSyntax.self).map { Array($0.elements) } ?? []
     }
@@ -207,22 +174,27 @@ enum RecordDecodableExpansion {
     }
   }
 
-  static func structInitBody(_ declaration: some DeclGroupSyntax, typeName: String) -> String {
+  /// `init(_$recorded:)` of a struct: every stored property that an initializer may set, from
+  /// the recorded field of the same name.
+  static func structInit(_ declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol)
+    -> String
+  {
     let assignments = storedProperties(declaration).filter { !$0.isFixed }.map {
       "self.\($0.storage) = try \(module).RecordDecoding.field(\"\($0.name)\", in: fields)"
     }
     return """
-      let fields = try \(module).RecordDecoding.fields(of: value, type: "\(quoted(typeName))")
-      _ = fields
-      \(assignments.joined(separator: "\n"))
+      \(access(declaration))init(_$recorded value: \(module).RecordedValue) throws {
+        let fields = try \(module).RecordDecoding.fields(of: value, type: "\(quoted(type.trimmedDescription))")
+        _ = fields
+        \(assignments.joined(separator: "\n"))
+      }
       """
   }
 
-  /// `extension T: _RecordPatchable`: a change at a path of fields, field by field.
-  static func patchableExtension(
-    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol
-  ) -> ExtensionDeclSyntax? {
-    guard isReachable(declaration), declaration.is(StructDeclSyntax.self) else { return nil }
+  /// `_$patch(_:_:)` of a struct: a change at a path of fields, field by field.
+  static func structPatch(_ declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol)
+    -> String
+  {
     let typeName = quoted(type.trimmedDescription)
     let cases = storedProperties(declaration).map { property -> String in
       guard !property.isConstant else {
@@ -234,29 +206,26 @@ enum RecordDecodableExpansion {
         case "\(property.name)": try \(module).RecordDecoding.patch(&self.\(property.storage), path.dropFirst(), value)
         """
     }
-    let decl: DeclSyntax = """
-      extension \(type.trimmed): \(raw: module)._RecordPatchable {
-        \(raw: access(declaration))mutating func _$patch(
-          _ path: ArraySlice<\(raw: module).RecordedChange.Component>,
-          _ value: \(raw: module).RecordedValue
-        ) throws {
-          guard let first = path.first else {
-            self = try Self(_$recorded: value)
-            return
-          }
-          guard case .field(let field) = first else {
-            throw \(raw: module).RecordDecodingError("\(raw: typeName) has fields, not elements")
-          }
-          try \(raw: module).RecordDecoding.at(field) {
-            switch field {
-            \(raw: cases.joined(separator: "\n"))
-            default: throw \(raw: module).RecordDecodingError("\(raw: typeName) has no field \\(field)")
-            }
+    return """
+      \(access(declaration))mutating func _$patch(
+        _ path: ArraySlice<\(module).RecordedChange.Component>,
+        _ value: \(module).RecordedValue
+      ) throws {
+        guard let first = path.first else {
+          self = try Self(_$recorded: value)
+          return
+        }
+        guard case .field(let field) = first else {
+          throw \(module).RecordDecodingError("\(typeName) has fields, not elements")
+        }
+        try \(module).RecordDecoding.at(field) {
+          switch field {
+          \(cases.joined(separator: "\n"))
+          default: throw \(module).RecordDecodingError("\(typeName) has no field \\(field)")
           }
         }
       }
       """
-    return decl.cast(ExtensionDeclSyntax.self)
   }
 
   /// `_$recordedBinding(_:_:)`: the binding action of each tracked field, by name.

@@ -133,9 +133,10 @@ public macro ReducerCaseIgnored() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerCaseIgnoredMacro")
 
 /// Lets a replay build the enum or struct again from a recorded session (see
-/// ``RecordDecodable``): for a type that appears in an action and is neither `Decodable` nor a
-/// payload-free `CaseIterable` enum. `@Reducer` adds it to `Action` and `@ObservableState` does
-/// the same for states, so features write it only on their own action payloads:
+/// ``RecordDecodable``): a feature's `State` and `Action`, and a type in an action that is
+/// neither `Decodable` nor a payload-free `CaseIterable` enum. A struct also gets
+/// `_RecordPatchable`, so a recorded change is made in it field by field. (A `@Reducer enum`'s
+/// `State` and `Action` have it already.)
 ///
 /// ```swift
 /// @RecordDecodable

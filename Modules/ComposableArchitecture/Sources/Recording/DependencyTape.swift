@@ -251,7 +251,8 @@ final class _TapeReplay: Sendable {
     _ name: String, arguments: [Any], as type: Value.Type, tape: DependencyTape
   ) async throws -> Value {
     guard let answer = next(name, arguments: arguments) else {
-      while true { try await Task.sleep(for: .milliseconds(20)) }
+      try await Task.sleep(nanoseconds: .max)
+      throw CancellationError()
     }
     while tape.stepCount.load(ordering: .relaxed) < answer.afterStep {
       try await Task.sleep(for: .microseconds(200))

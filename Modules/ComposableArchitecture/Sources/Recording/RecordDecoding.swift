@@ -5,13 +5,16 @@ import IdentifiedCollections
 /// `SessionReplay` send a recorded action to today's reducer and give an effect the answer a
 /// dependency recorded.
 ///
-/// Features rarely conform by hand. `@Reducer` makes every `Action` decodable, and
-/// `@ObservableState` every state; a plain enum or struct that appears in an action (a
-/// confirmation's action, a tab) gets the conformance from ``RecordDecodable()``:
+/// Features rarely conform by hand: ``RecordDecodable()`` writes the conformance on a feature's
+/// `State`, its `Action` and the enums and structs in its actions (a confirmation's action),
+/// and a `@Reducer enum` writes it into the `State` and `Action` it declares:
 ///
 /// ```swift
+/// @ObservableState
 /// @RecordDecodable
-/// public enum Removal: Equatable, Sendable { case remove(id: UUID) }
+/// public struct State { … }
+/// @RecordDecodable
+/// public enum Action { … }
 /// ```
 ///
 /// Types that need nothing: the standard library's scalars and collections, `UUID`, `Date`,
@@ -290,44 +293,26 @@ extension Duration: RecordDecodable {
 }
 
 /// An integer of any width from its recorded digits.
-private func integer<I: FixedWidthInteger>(_ value: RecordedValue) throws -> I {
-  guard case .integer(let digits) = value else { throw mismatch(value, I.self) }
-  guard let integer = I(digits) else {
-    throw RecordDecodingError("\(digits) does not fit in \(I.self)")
+extension RecordDecodable where Self: FixedWidthInteger {
+  public init(_$recorded value: RecordedValue) throws {
+    guard case .integer(let digits) = value else { throw mismatch(value, Self.self) }
+    guard let integer = Self(digits) else {
+      throw RecordDecodingError("\(digits) does not fit in \(Self.self)")
+    }
+    self = integer
   }
-  return integer
 }
 
-extension Int: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension Int8: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension Int16: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension Int32: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension Int64: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension UInt: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension UInt8: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension UInt16: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension UInt32: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
-extension UInt64: RecordDecodable {
-  public init(_$recorded value: RecordedValue) throws { self = try integer(value) }
-}
+extension Int: RecordDecodable {}
+extension Int8: RecordDecodable {}
+extension Int16: RecordDecodable {}
+extension Int32: RecordDecodable {}
+extension Int64: RecordDecodable {}
+extension UInt: RecordDecodable {}
+extension UInt8: RecordDecodable {}
+extension UInt16: RecordDecodable {}
+extension UInt32: RecordDecodable {}
+extension UInt64: RecordDecodable {}
 
 func mismatch(_ value: RecordedValue, _ type: Any.Type) -> RecordDecodingError {
   RecordDecodingError(
@@ -489,7 +474,7 @@ extension PresentationState: RecordDecodable, _RecordPatchable {
 
 extension StackElementID: RecordDecodable {
   public init(_$recorded value: RecordedValue) throws {
-    self.init(generation: try integer(value))
+    self.init(generation: try Int(_$recorded: value))
   }
 }
 

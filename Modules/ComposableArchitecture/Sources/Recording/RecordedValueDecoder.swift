@@ -57,15 +57,6 @@ struct _RecordedValueDecoder: Decoder {
     SingleValueContainer(value: value, codingPath: codingPath)
   }
 
-  static func decode<T: Decodable>(
-    _ type: T.Type, from value: RecordedValue, codingPath: [any CodingKey]
-  ) throws -> T {
-    if T.self is any RecordDecodable.Type || T.self is any CaseIterable.Type {
-      return try RecordDecoding.decode(T.self, from: value)
-    }
-    return try T(from: _RecordedValueDecoder(value: value, codingPath: codingPath))
-  }
-
   /// The keys a container was asked for, in order.
   final class KeyOrder {
     var keys: [String] = []
@@ -110,7 +101,7 @@ struct _RecordedValueDecoder: Decoder {
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
       let value = try value(key)
       return try RecordDecoding.at(key.stringValue) {
-        try _RecordedValueDecoder.decode(T.self, from: value, codingPath: codingPath + [key])
+        try RecordDecoding.decode(T.self, from: value)
       }
     }
 
@@ -169,7 +160,7 @@ struct _RecordedValueDecoder: Decoder {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-      try _RecordedValueDecoder.decode(T.self, from: next(), codingPath: codingPath)
+      try RecordDecoding.decode(T.self, from: next())
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
@@ -202,7 +193,7 @@ struct _RecordedValueDecoder: Decoder {
         default: break
         }
       }
-      return try _RecordedValueDecoder.decode(T.self, from: value, codingPath: codingPath)
+      return try RecordDecoding.decode(T.self, from: value)
     }
   }
 }

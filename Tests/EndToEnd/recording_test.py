@@ -130,6 +130,12 @@ def test_a_recorded_session_becomes_a_test(base):
             "weatherClient.forecast", "favoriteClient.favorite", "settingsClient.save",
             "uuid"} <= answered, answered
 
+    # The binary replays what it recorded: every state comes out again.
+    replayed = app_cli_replay(record)
+    assert replayed.returncode == 0, replayed
+    assert replayed.stdout == f"replay: every recorded state was reproduced ({len(steps)} steps)\n", \
+        replayed.stdout
+
     source = record_to_test(record).stdout
     # The counter's id is named once it comes up twice (`id1`, `id2`, … in order of use).
     counter = r"id\d+"
@@ -199,6 +205,35 @@ def test_a_damaged_record_is_refused_naming_the_line(base):
     output = folder / "never.swift"
     record_to_test(folder / "missing.jsonl", output, expect_status=1)
     assert not output.exists()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def app_cli_replay(record):
+    return subprocess.run([str(BINARY), "replay", str(record)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_app_cli_replay_names_the_first_divergence_and_refuses_a_damaged_record(base):
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="recording-e2e-"))
+    # A record whose sixth step says the count became 5: today's reducer makes it 1.
+    lines = SAMPLE.read_text().splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.startswith('{"step":6,'))
+    assert lines[index].endswith('"count"],"value":1}]}\n'), lines[index]
+    lines[index] = lines[index].replace('"value":1}]}', '"value":5}]}')
+    edited = folder / "edited.jsonl"
+    edited.write_text("".join(lines))
+    result = app_cli_replay(edited)
+    assert result.returncode == 1, result
+    assert result.stderr.startswith("replay: the session diverges at step 6 of 58:\n"), result.stderr
+    assert "−         _count: 5" in result.stderr and "+         _count: 1" in result.stderr, \
+        result.stderr
+    truncated = folder / "truncated.jsonl"
+    truncated.write_text("".join(lines[:10]))
+    result = app_cli_replay(truncated)
+    assert result.returncode == 2, result
+    assert result.stderr == f"app-cli: {truncated}: line 10: the record ends without its end line: it is truncated\n", \
+        result.stderr
+    assert app_cli_replay(folder / "missing.jsonl").returncode == 2
     shutil.rmtree(folder, ignore_errors=True)
 
 

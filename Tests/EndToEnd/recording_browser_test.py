@@ -21,6 +21,7 @@ from web_browser_test import make_driver
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = ROOT / ".build" / "debug" / "app-server"
+CLI = ROOT / ".build" / "debug" / "app-cli"
 SHOTS = pathlib.Path(tempfile.mkdtemp(prefix="recording-browser-e2e-"))
 
 
@@ -96,6 +97,15 @@ def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
         assert lines[0]["record"] == "composable-session"
         assert [line["step"] for line in lines if "step" in line] == [1, 2, 3]
         assert "session" not in json.dumps(lines[1:]).lower(), "the record names the session"
+        # The terminal app replays what the web recorded: the same record, the same reducers.
+        with tempfile.TemporaryDirectory(prefix="web-record-") as folder:
+            path = pathlib.Path(folder) / "session.jsonl"
+            path.write_text(record)
+            replayed = subprocess.run([str(CLI), "replay", str(path)], capture_output=True,
+                                      text=True, timeout=120)
+        assert replayed.returncode == 0, replayed
+        assert replayed.stdout == "replay: every recorded state was reproduced (3 steps)\n", \
+            replayed.stdout
         status, test = fetch(driver, "/api/session/recording/test")
         assert status == 200, (status, test)
         assert "struct RecordedSessionTests" in test, test
@@ -163,8 +173,9 @@ def test_alt_shift_d_opens_the_panel_and_a_server_without_the_flag_records_nothi
 
 
 def main():
-    if not BINARY.exists():
-        subprocess.run(["swift", "build", "--product", "app-server"], cwd=ROOT, check=True)
+    for binary in (BINARY, CLI):
+        if not binary.exists():
+            subprocess.run(["swift", "build", "--product", binary.name], cwd=ROOT, check=True)
     return runner.run_tests(globals())
 
 

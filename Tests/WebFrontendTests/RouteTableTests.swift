@@ -151,6 +151,16 @@ struct RouteTableTests {
       let saved = try #require(try await archive.load(sessionID))
       #expect(String(decoding: saved.state, as: UTF8.self) == "1")
 
+      // A root that is not recorded has no baseline: its sessions sleep with the state whole.
+      #expect(await registry.sleepIdleSessions(now: .now.advanced(by: .seconds(61))) == 1)
+      #expect(registry.asleepWithWholeStateCount == 1)
+      let woken = try await client.call(
+        .post, "/api/session/actions", session: id,
+        headers: [.contentType: "application/json"],
+        body: ByteBuffer(string: #"{"type":"tally.add"}"#))
+      #expect(String(buffer: woken.body).contains(#""tally":{"count":2,"starts":1}"#))
+      #expect(registry.asleepWithWholeStateCount == 0)
+
       // Another server of the same root resumes it from the archive: restored, then started.
       let resumed = SessionRegistry(app: app, logger: quietLogger, archive: archive) { _ in }
       try await makeApplication(resumed).test(.router) { other in
@@ -158,7 +168,7 @@ struct RouteTableTests {
           .get, "/api/session/state",
           headers: [.cookie: "\(WebRoutes.sessionCookieName)=\(id); \(visitor)"])
         #expect(state.status == .ok)
-        #expect(String(buffer: state.body).contains(#""tally":{"count":1,"starts":1}"#))
+        #expect(String(buffer: state.body).contains(#""tally":{"count":2,"starts":1}"#))
       }
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A value of a recorded session — a state, an action, a dependency's answer — as a tree a
 /// person can read and a test writer can turn back into Swift source.
@@ -200,6 +201,18 @@ extension RecordedValue {
   /// A type's name as Swift source outside its module writes it: without module names
   /// (`IdentifiedArray<UUID, Counter.State>`).
   public static func typeName(of type: Any.Type) -> String {
+    let key = ObjectIdentifier(type)
+    if let name = typeNames.withLock({ $0[key] }) { return name }
+    let name = writeTypeName(of: type)
+    typeNames.withLock { $0[key] = name }
+    return name
+  }
+
+  /// The names written so far: a state of twenty structs is reflected at every recorded step
+  /// and every time a server's idle session goes to sleep.
+  private static let typeNames = Mutex<[ObjectIdentifier: String]>([:])
+
+  private static func writeTypeName(of type: Any.Type) -> String {
     var result = ""
     var path: [Substring] = []
     var component = ""

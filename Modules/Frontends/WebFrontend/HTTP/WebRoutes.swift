@@ -153,6 +153,7 @@ public enum WebRoutes {
           byteBuffer: ByteBuffer(
             string: metrics.exposition(
               liveSessions: registry.count, asleepSessions: registry.asleepCount,
+              asleepWholeSessions: registry.asleepWithWholeStateCount,
               saves: registry.saveHealth))))
     }
   }

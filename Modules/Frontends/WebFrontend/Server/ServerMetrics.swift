@@ -7,6 +7,7 @@ import Synchronization
 /// |---|---|---|
 /// | `app_sessions_live` | gauge | — |
 /// | `app_sessions_asleep` | gauge | — (live sessions whose store is asleep: only their state is kept) |
+/// | `app_sessions_asleep_whole` | gauge | — (of those, the ones whose state is kept as a value, not as its changes from the app's baseline) |
 /// | `app_sessions_created_total` | counter | — |
 /// | `app_actions_total` | counter | `type` (a catalogue name, or `invalid`), `result` (`ok` or a refusal) |
 /// | `app_requests_refused_total` | counter | `reason` (`host`, `origin`, `method`, `rate_limited`, …) |
@@ -24,6 +25,7 @@ public final class ServerMetrics: Sendable {
   public let registry: PrometheusCollectorRegistry
   let sessionsLive: Gauge
   let sessionsAsleep: Gauge
+  let sessionsAsleepWhole: Gauge
   let sessionsCreated: Counter
   let eventStreamsOpen: Gauge
   let savesFailed: Counter
@@ -53,6 +55,10 @@ public final class ServerMetrics: Sendable {
       descriptor: .init(
         namespace: "app", metricName: "sessions", unitName: "asleep",
         helpText: "Live sessions whose store is asleep, only their state kept."))
+    sessionsAsleepWhole = registry.makeGauge(
+      descriptor: .init(
+        namespace: "app", metricName: "sessions_asleep", unitName: "whole",
+        helpText: "Sleeping sessions whose state is kept whole, not as changes from a baseline."))
     sessionsCreated = registry.makeCounter(
       descriptor: .init(
         namespace: "app", metricName: "sessions_created", unitName: "total",
@@ -118,10 +124,12 @@ public final class ServerMetrics: Sendable {
   /// The same, with how sessions' saves fare: failed and retried writes (counters brought up to
   /// the writer's counts) and the age of the oldest unsaved state (0 when all are saved).
   func exposition(
-    liveSessions: Int, asleepSessions: Int = 0, saves: ArchiveWriter.Health?
+    liveSessions: Int, asleepSessions: Int = 0, asleepWholeSessions: Int = 0,
+    saves: ArchiveWriter.Health?
   ) -> String {
     sessionsLive.set(to: Double(liveSessions))
     sessionsAsleep.set(to: Double(asleepSessions))
+    sessionsAsleepWhole.set(to: Double(asleepWholeSessions))
     if let saves {
       savesReported.withLock { reported in
         savesFailed.increment(by: Int64(saves.failedSaves - reported.failed))

@@ -289,6 +289,14 @@ final class Session: Sendable {
     }
   }
 
+  /// Whether the session is asleep with its state kept whole, not as its changes from the app's
+  /// baseline.
+  var isAsleepWithWholeState: Bool {
+    bookkeeping.withLock { state in
+      if case .asleep(let sleep) = state.sleep { sleep.keepsStateWhole } else { false }
+    }
+  }
+
   // MARK: Recording
 
   func startRecording(limit: Int) async throws(APIError) -> RecordingStatus {

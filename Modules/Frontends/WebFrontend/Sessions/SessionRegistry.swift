@@ -507,6 +507,13 @@ public final class SessionRegistry: Sendable {
     table.withLock { $0.sessions.values.count(where: \.isAsleep) }
   }
 
+  /// The number of sleeping sessions whose state is kept whole, as a value, because the app has
+  /// no baseline to keep it as changes from or building it from its changes would not give it
+  /// exactly (``StateDifference``).
+  public var asleepWithWholeStateCount: Int {
+    table.withLock { $0.sessions.values.count(where: \.isAsleepWithWholeState) }
+  }
+
   /// Sends a keep-alive event on every open event stream.
   public func sendKeepAlive() {
     for session in table.withLock({ Array($0.sessions.values) }) {

@@ -172,6 +172,8 @@ protocol SessionSleep: AnyObject, Sendable {
   /// The driver's ``SessionDriver/sendCount`` when the state was taken: a send after it means
   /// the state is out of date.
   var sendCount: Int { get }
+  /// Whether the state is kept whole (a value), not as its changes from the app's baseline.
+  var keepsStateWhole: Bool { get }
   /// A new driver whose store starts from the kept state, with the same dependencies.
   func wake() -> any SessionDriver
   /// The kept state's JSON, written between `prefix` and `suffix`, as ``WebAPI`` writes it.
@@ -188,6 +190,9 @@ where Root.State: Sendable, Root.Action: Sendable {
   let kept: @Sendable (Root.State) -> Kept
   let restore: (@Sendable (Kept) -> Root.Action)?
   let recorded: RecordedFeature<Root.State, Root.Action>?
+  /// What a sleeping session's state is kept as the difference from: the recorded feature's
+  /// baseline; `nil` when the app is not recorded (its sleeping sessions keep their state).
+  let sleepBaseline: StateDifference<Root.State>.Baseline?
 
   init(
     root: Root, api: WebAPI<Root>, start: Root.Action?,
@@ -200,30 +205,72 @@ where Root.State: Sendable, Root.Action: Sendable {
     self.kept = kept
     self.restore = restore
     self.recorded = recorded
+    self.sleepBaseline = recorded.flatMap { recorded in
+      recorded.baseline() == nil ? nil : .init { recorded.baseline()! }
+    }
   }
 }
 
-/// A root feature's session asleep: its state and prepared dependencies, nothing else.
+/// A root feature's session asleep: its state and prepared dependencies, nothing else. The
+/// state is kept as its difference from the app's baseline where that builds it again exactly
+/// (a few hundred bytes instead of kilobytes), else as the value.
 final class RootSleep<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
   SessionSleep
 where Root.State: Sendable, Root.Action: Sendable {
   let parts: RootParts<Root, Kept>
-  let state: Root.State
+  let kept: KeptAsleep
   let dependencies: DependencyValues
   let sendCount: Int
+
+  enum KeptAsleep {
+    case value(Root.State)
+    case difference(StateDifference<Root.State>, from: StateDifference<Root.State>.Baseline)
+  }
 
   init(
     parts: RootParts<Root, Kept>, state: Root.State, dependencies: DependencyValues,
     sendCount: Int
   ) {
     self.parts = parts
-    self.state = state
+    // Built in the session's dependencies, as the state was: a shared value a key names is
+    // the session's own.
+    let difference = parts.sleepBaseline.flatMap { baseline in
+      withDependencies {
+        $0 = dependencies
+      } operation: {
+        StateDifference(state, from: baseline).map { KeptAsleep.difference($0, from: baseline) }
+      }
+    }
+    self.kept = difference ?? .value(state)
     self.dependencies = dependencies
     self.sendCount = sendCount
   }
 
+  var keepsStateWhole: Bool {
+    if case .value = kept { true } else { false }
+  }
+
+  /// The state kept. A difference was built into this very state once before it was kept, from
+  /// a baseline that is made the same each time, so building it again cannot fail.
+  var state: Root.State {
+    switch kept {
+    case .value(let state): return state
+    case .difference(let difference, let baseline):
+      do {
+        return try withDependencies {
+          $0 = dependencies
+        } operation: {
+          try difference.state(from: baseline)
+        }
+      } catch {
+        preconditionFailure("a sleeping session's state, checked when kept, is lost: \(error)")
+      }
+    }
+  }
+
   func wake() -> any SessionDriver {
-    RootDriver(parts: parts, initialState: { [state] in state }, dependencies: dependencies)
+    let state = self.state
+    return RootDriver(parts: parts, initialState: { state }, dependencies: dependencies)
   }
 
   func stateJSON(prefix: Data, suffix: Data) -> StateJSON {

@@ -20,8 +20,8 @@ import Testing
         selectedTab: decoded.selectedTab, settings: decoded.settings)
       state.counterList = decoded.counterList
       state.search = decoded.search
-      // (The record writes a reader's value as it read it; the sample's reader of the public
-      // name lags it on some steps, so only the other values are compared with the record.)
+      // (A record does not keep what a reader reads step by step — it follows its source —
+      // so only the other values are compared with the record.)
       let differences = RecordedValue.changes(from: recorded, to: RecordedValue(reflecting: state))
       #expect(differences.filter { !$0.isReadOnlyShare }.isEmpty)
       let difference = try #require(StateDifference(state, from: baseline))

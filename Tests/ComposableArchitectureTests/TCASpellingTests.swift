@@ -28,6 +28,9 @@ struct Holder {
     @Presents var child: Counter.State?
     var rows: IdentifiedArrayOf<Counter.State> = []
   }
+  // Beside the `@Reducer` enum `Panel` above, this conformance extension made Swift 6.3.1 crash
+  // until `@Reducer` stopped attaching `@ObservableState` to the enum states it writes.
+  @RecordDecodable
   enum Action: Equatable {
     case counter(Counter.Action)
     case child(PresentationAction<Counter.Action>)

@@ -139,6 +139,31 @@ enum EnumReducerExpansion {
       : "ComposableArchitecture.EmptyReducer<Self.State, Self.Action>()"
     let scopeBody =
       hasCases ? "switch store.state {\n\(scopeSwitchCases)\n}" : "switch store.state {}"
+    // What `@ObservableState` gives an enum, written here instead of attaching it: its
+    // conformance extension on this generated type makes Swift 6.3.1 crash (signal 11 in
+    // TypeCheckPrimaryFileRequest) on a file that declares a few `@Reducer enum`s.
+    var tags: [String: Int] = [:]
+    _ = render(nodes) { reducerCase in
+      tags[reducerCase.name] = tags.count
+      return nil
+    }
+    func observableCase(_ reducerCase: ReducerCase) -> ObservableStateMacro.EnumStateCase {
+      let parameters: [EnumCaseParameterSyntax] =
+        switch reducerCase.kind {
+        case .feature, .ephemeral: [EnumCaseParameterSyntax(type: TypeSyntax("Swift.Never"))]
+        case .ignored(let parameters): parameters
+        }
+      return .init(
+        name: reducerCase.name, parameters: parameters, tag: tags[reducerCase.name] ?? 0)
+    }
+    let observableMembers = ObservableStateMacro.enumStateMembers(
+      hasCases
+        ? (
+          idCases: [render(nodes) { observableCase($0).idCase }],
+          modifyCases: [render(nodes) { observableCase($0).modifyCase }]
+        ) : nil
+    )
+    .map { $0.description }.joined(separator: "\n")
     // A replay builds both again from a record; the initializers are written here, with the
     // cases.
     let decodable = "ComposableArchitecture.RecordDecodable"
@@ -148,11 +173,12 @@ enum EnumReducerExpansion {
       """
       @CasePaths.CasePathable
       @dynamicMemberLookup
-      @ComposableArchitecture.ObservableState
-      \(raw: access)enum State: ComposableArchitecture.CaseReducerState, \(raw: decodable)\
+      \(raw: access)enum State: ComposableArchitecture.CaseReducerState, \(raw: decodable), \
+      ComposableArchitecture.ObservableState, Observation.Observable\
       \(raw: stateConformances.map { ", \($0)" }.joined()) {
         \(raw: access)typealias StateReducer = \(raw: reducerName)
       \(raw: stateCases)
+      \(raw: observableMembers)
       \(raw: stateInit)
       }
       """,

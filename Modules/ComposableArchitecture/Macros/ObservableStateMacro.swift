@@ -58,26 +58,45 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
     let elements = enumDecl.memberBlock.members.flatMap { member -> [EnumCaseElementSyntax] in
       member.decl.as(EnumCaseDeclSyntax.self).map { Array($0.elements) } ?? []
     }
-    var idCases: [String] = []
-    var modifyCases: [String] = []
-    for (tag, element) in elements.enumerated() {
-      let name = element.name.trimmedDescription
-      let parameters = element.parameterClause?.parameters.map { $0 } ?? []
-      if parameters.count == 1 {
-        let label = parameters[0].firstName.map { "\($0.text): " } ?? ""
-        idCases.append("case let .\(name)(state): return ._$id(for: state)._$tag(\(tag))")
-        modifyCases.append(
-          """
-          case var .\(name)(state):
-            ComposableArchitecture._$willModify(&state)
-            self = .\(name)(\(label)state)
-          """)
-      } else {
-        idCases.append("case .\(name): return ._$inert._$tag(\(tag))")
-        modifyCases.append("case .\(name): break")
-      }
+    let cases = elements.enumerated().map { tag, element in
+      EnumStateCase(
+        name: element.name.trimmedDescription,
+        parameters: element.parameterClause?.parameters.map { $0 } ?? [], tag: tag)
     }
-    if elements.isEmpty {
+    return enumStateMembers(
+      cases.isEmpty ? nil : (idCases: cases.map(\.idCase), modifyCases: cases.map(\.modifyCase)))
+  }
+
+  /// A case of an enum state: the lines its `_$id` and `_$willModify()` switch over it.
+  struct EnumStateCase {
+    let name: String
+    let parameters: [EnumCaseParameterSyntax]
+    /// The case's position among the enum's cases.
+    let tag: Int
+
+    var idCase: String {
+      parameters.count == 1
+        ? "case let .\(name)(state): return ._$id(for: state)._$tag(\(tag))"
+        : "case .\(name): return ._$inert._$tag(\(tag))"
+    }
+
+    var modifyCase: String {
+      guard parameters.count == 1 else { return "case .\(name): break" }
+      let label = parameters[0].firstName.map { "\($0.text): " } ?? ""
+      return """
+        case var .\(name)(state):
+          ComposableArchitecture._$willModify(&state)
+          self = .\(name)(\(label)state)
+        """
+    }
+  }
+
+  /// `_$id` and `_$willModify()` switching over the given lines (each a case, or an `#if` of
+  /// cases); `nil`: an enum without cases.
+  static func enumStateMembers(_ lines: (idCases: [String], modifyCases: [String])?)
+    -> [DeclSyntax]
+  {
+    guard let lines else {
       return [
         "public var _$id: ComposableArchitecture.ObservableStateID { ._$inert }",
         "public mutating func _$willModify() {}",
@@ -87,14 +106,14 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
       """
       public var _$id: ComposableArchitecture.ObservableStateID {
         switch self {
-        \(raw: idCases.joined(separator: "\n"))
+        \(raw: lines.idCases.joined(separator: "\n"))
         }
       }
       """,
       """
       public mutating func _$willModify() {
         switch self {
-        \(raw: modifyCases.joined(separator: "\n"))
+        \(raw: lines.modifyCases.joined(separator: "\n"))
         }
       }
       """,

@@ -12,11 +12,69 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
+      return missingRequirements(of: declaration)
+    }
     return EnumReducerExpansion.members(
       of: enumDecl,
       stateConformances: synthesizedConformances(node, label: "state"),
       actionConformances: synthesizedConformances(node, label: "action"))
+  }
+
+  /// What a `@Reducer` struct leaves out, written as TCA's macro writes it: an empty `State`
+  /// (observable, `Codable`, `Equatable`, `Hashable`, `Sendable`), an `Action` without cases, and
+  /// a `body` that does nothing — so `@Reducer struct Feature {}` is a feature (a placeholder, a
+  /// case of a destination enum). Nothing is written when `body` names the domain itself
+  /// (`some Reducer<Int, Void>`). The state's observability is written inline rather than with
+  /// `@ObservableState`, whose conformance extension on a macro-written type can crash Swift
+  /// 6.3.1.
+  static func missingRequirements(of declaration: some DeclGroupSyntax) -> [DeclSyntax] {
+    guard declaration.is(StructDeclSyntax.self) else { return [] }
+    var names: Set<String> = []
+    var bodyNamesDomain = false
+    for member in declaration.memberBlock.members {
+      let decl = member.decl
+      if let type = decl.as(StructDeclSyntax.self) { names.insert(type.name.text) }
+      if let type = decl.as(EnumDeclSyntax.self) { names.insert(type.name.text) }
+      if let type = decl.as(ClassDeclSyntax.self) { names.insert(type.name.text) }
+      if let alias = decl.as(TypeAliasDeclSyntax.self) { names.insert(alias.name.text) }
+      if let function = decl.as(FunctionDeclSyntax.self), function.name.text == "reduce" {
+        names.insert("reduce")
+      }
+      if let variable = decl.as(VariableDeclSyntax.self),
+        let binding = variable.bindings.first,
+        binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body"
+      {
+        names.insert("body")
+        let arguments = binding.typeAnnotation?.type.as(SomeOrAnyTypeSyntax.self)?
+          .constraint.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments
+        bodyNamesDomain = arguments?.count == 2
+      }
+    }
+    guard !bodyNamesDomain else { return [] }
+    let access =
+      declaration.modifiers.first { ["public", "package"].contains($0.name.text) }
+      .map { "\($0.name.text) " } ?? ""
+    var members: [DeclSyntax] = []
+    if !names.contains("State") {
+      members.append(
+        """
+        \(raw: access)struct State: Codable, Equatable, Hashable, Sendable, \
+        ComposableArchitecture.ObservableState, Observation.Observable {
+          \(raw: access)init() {}
+          \(raw: access)var _$id: ComposableArchitecture.ObservableStateID { ._$inert }
+          \(raw: access)mutating func _$willModify() {}
+        }
+        """)
+    }
+    if !names.contains("Action") {
+      members.append("\(raw: access)enum Action: Equatable, Hashable, Sendable {}")
+    }
+    if !names.contains("body") && !names.contains("reduce") {
+      members.append(
+        "\(raw: access)let body = ComposableArchitecture.EmptyReducer<State, Action>()")
+    }
+    return members
   }
 
   /// The protocols `@Reducer(state: .equatable, action: .equatable, .sendable)` asks for on the

@@ -17,6 +17,22 @@ struct Label {
   var body: some ReducerOf<Self> { EmptyReducer() }
 }
 
+/// A feature inside another that runs the enclosing feature's domain: its `body` says so, and
+/// nothing is written.
+@Reducer
+struct Outer {
+  @ObservableState
+  struct State: Equatable {
+    var count = 0
+  }
+  enum Action { case tapped }
+  @Reducer
+  struct Inner {
+    let body = EmptyReducer<State, Action>()
+  }
+  var body: some ReducerOf<Self> { Inner() }
+}
+
 @Reducer
 enum Screen {
   case placeholder(Placeholder)
@@ -42,6 +58,12 @@ struct FilledInReducerTests {
     let action: Any.Type = Label.Action.self
     let isHashableAndSendable = action is any (Hashable & Sendable).Type
     #expect(isHashableAndSendable)
+  }
+
+  @Test func aBodyWithoutAWrittenTypeKeepsTheEnclosingDomain() {
+    let store = Store(initialState: Outer.State()) { Outer() }
+    store.send(.tapped)
+    #expect(store.count == 0)
   }
 
   @Test func anEmptyFeatureIsACaseOfAReducerEnum() {

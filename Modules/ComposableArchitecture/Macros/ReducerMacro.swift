@@ -25,9 +25,10 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
   /// (observable, `Codable`, `Equatable`, `Hashable`, `Sendable`), an `Action` without cases, and
   /// a `body` that does nothing — so `@Reducer struct Feature {}` is a feature (a placeholder, a
   /// case of a destination enum). Nothing is written when `body` names the domain itself
-  /// (`some Reducer<Int, Void>`). The state's observability is written inline rather than with
-  /// `@ObservableState`, whose conformance extension on a macro-written type can crash Swift
-  /// 6.3.1.
+  /// (`some Reducer<Int, Void>`, or a value without a written type:
+  /// `let body = EmptyReducer<State, Action>()`, whose `State` may be an enclosing type's). The
+  /// state's observability is written inline rather than with `@ObservableState`, whose
+  /// conformance extension on a macro-written type can crash Swift 6.3.1.
   static func missingRequirements(of declaration: some DeclGroupSyntax) -> [DeclSyntax] {
     guard declaration.is(StructDeclSyntax.self) else { return [] }
     var names: Set<String> = []
@@ -46,7 +47,13 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body"
       {
         names.insert("body")
-        let arguments = binding.typeAnnotation?.type.as(SomeOrAnyTypeSyntax.self)?
+        // `some Reducer<Int, Void>`, or no type at all: `let body = EmptyReducer<State, Action>()`
+        // takes its domain from the value, and `State` there may be an enclosing type's.
+        guard let type = binding.typeAnnotation?.type else {
+          bodyNamesDomain = true
+          continue
+        }
+        let arguments = type.as(SomeOrAnyTypeSyntax.self)?
           .constraint.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments
         bodyNamesDomain = arguments?.count == 2
       }

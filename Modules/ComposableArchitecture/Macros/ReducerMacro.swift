@@ -24,9 +24,9 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
   /// What a `@Reducer` struct leaves out, written as TCA's macro writes it: an empty `State`
   /// (observable, `Codable`, `Equatable`, `Hashable`, `Sendable`), an `Action` without cases, and
   /// a `body` that does nothing — so `@Reducer struct Feature {}` is a feature (a placeholder, a
-  /// case of a destination enum). Nothing is written when `body` names the domain itself
-  /// (`some Reducer<Int, Void>`, or a value without a written type:
-  /// `let body = EmptyReducer<State, Action>()`, whose `State` may be an enclosing type's). The
+  /// case of a destination enum). Nothing is written when `body` names another domain than the
+  /// type's own `some ReducerOf<Self>` (`some ReducerOf<AppFeature>`, `some Reducer<Int, Void>`,
+  /// or a value without a written type: `let body = EmptyReducer<State, Action>()`). The
   /// state's observability is written inline rather than with `@ObservableState`, whose
   /// conformance extension on a macro-written type can crash Swift 6.3.1.
   static func missingRequirements(of declaration: some DeclGroupSyntax) -> [DeclSyntax] {
@@ -47,15 +47,13 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body"
       {
         names.insert("body")
-        // `some Reducer<Int, Void>`, or no type at all: `let body = EmptyReducer<State, Action>()`
-        // takes its domain from the value, and `State` there may be an enclosing type's.
-        guard let type = binding.typeAnnotation?.type else {
-          bodyNamesDomain = true
-          continue
-        }
-        let arguments = type.as(SomeOrAnyTypeSyntax.self)?
+        // Only `some ReducerOf<Self>` asks for this type's own `State` and `Action`. Any other
+        // type names a domain (`some ReducerOf<AppFeature>`, `some Reducer<State, Action>` whose
+        // `State` may be an enclosing type's), and so does a value without a written type
+        // (`let body = EmptyReducer<State, Action>()`).
+        let arguments = binding.typeAnnotation?.type.as(SomeOrAnyTypeSyntax.self)?
           .constraint.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments
-        bodyNamesDomain = arguments?.count == 2
+        bodyNamesDomain = arguments?.trimmedDescription != "Self"
       }
     }
     guard !bodyNamesDomain else { return [] }

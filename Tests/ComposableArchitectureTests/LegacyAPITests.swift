@@ -323,8 +323,32 @@ struct LegacyForm {
   }
 }
 
+/// A login form whose actions are a plain enum (no `@Reducer`, so not case-pathable), its
+/// bindable actions nested in `view`.
+enum PlainLogin {
+  struct State: Equatable {
+    @BindingState var email = ""
+  }
+  enum Action {
+    case view(View)
+    enum View: BindableAction {
+      case binding(BindingAction<State>)
+    }
+  }
+}
+
 @MainActor
 struct LegacyBindingTests {
+  @Test func testStoreBindingsThroughACasePathOfAPlainAction() {
+    let store = TestStore(initialState: PlainLogin.State(email: "blob@example.com")) {
+      Reduce<PlainLogin.State, PlainLogin.Action> { _, _ in .none }
+    }
+    let bindings = store.bindings(action: /PlainLogin.Action.view)
+    #expect(bindings.email == "blob@example.com")
+    bindings.$email.wrappedValue = "other@example.com"
+    #expect(store.state.email == "blob@example.com")
+  }
+
   @Test func bindingStateFieldsAreSetThroughTheirProjection() async {
     let store = TestStore(initialState: LegacyForm.State(submitted: true)) { LegacyForm() }
     await store.send(.set(\.$name, "Blob")) {

@@ -227,6 +227,19 @@ extension TestStore where Action: BindableAction, State == Action.State {
 }
 
 @available(*, deprecated)
+extension TestStore {
+  /// The bindings of the state the test store holds now, for a feature whose bindable actions are
+  /// nested in a case named by a case path (`/Action.view`), whatever its `Action` is.
+  @MainActor
+  public func bindings<ViewAction: BindableAction>(
+    action toViewAction: AnyCasePath<Action, ViewAction>
+  ) -> BindingViewStore<State> where State == ViewAction.State {
+    BindingViewStore(
+      store: Store(initialState: state) { BindingReducer<State, ViewAction, ViewAction>() })
+  }
+}
+
+@available(*, deprecated)
 extension TestStore where Action: CasePathable {
   /// The bindings of the state the test store holds now, for a feature whose bindable actions are
   /// nested in a case (`\.view`).

@@ -234,6 +234,14 @@ extension TestStore {
   public func bindings<ViewAction: BindableAction>(
     action toViewAction: AnyCasePath<Action, ViewAction>
   ) -> BindingViewStore<State> where State == ViewAction.State {
+    bindings(of: ViewAction.self)
+  }
+
+  /// The bindings of the state now, written to a snapshot store that applies `ViewAction`'s
+  /// binding actions.
+  @MainActor
+  func bindings<ViewAction: BindableAction>(of _: ViewAction.Type) -> BindingViewStore<State>
+  where State == ViewAction.State {
     BindingViewStore(
       store: Store(initialState: state) { BindingReducer<State, ViewAction, ViewAction>() })
   }
@@ -247,7 +255,6 @@ extension TestStore where Action: CasePathable {
   public func bindings<ViewAction: BindableAction>(
     action toViewAction: CaseKeyPath<Action, ViewAction>
   ) -> BindingViewStore<State> where State == ViewAction.State {
-    BindingViewStore(
-      store: Store(initialState: state) { BindingReducer<State, ViewAction, ViewAction>() })
+    bindings(of: ViewAction.self)
   }
 }

@@ -169,24 +169,57 @@ enum EnumReducerExpansion {
     let decodable = "ComposableArchitecture.RecordDecodable"
     let stateInit = RecordDecodableExpansion.enumInit(cases: stateCases, access: access)
     let actionInit = RecordDecodableExpansion.enumInit(cases: actionCases, access: access)
+    // What `@CasePathable` gives each enum, written here too, for the same crash as above
+    // (attached to these generated enums, it crashed Swift 6.3.1 on five `@Reducer enum`s in a
+    // file). A payload that names `Self` or `Element` needs the macro's own rewriting: then
+    // the macro is attached as before.
+    let statePayloads: (ReducerCase) -> [CasePathMembers.Payload] = { reducerCase in
+      switch reducerCase.kind {
+      case .feature(let type, _): [.init(label: nil, type: "\(type).State")]
+      case .ephemeral(let type): [.init(label: nil, type: type)]
+      case .ignored(let parameters): parameters.map(CasePathMembers.Payload.init)
+      }
+    }
+    let actionPayloads: (ReducerCase) -> [CasePathMembers.Payload] = { reducerCase in
+      switch reducerCase.kind {
+      case .feature(let type, _), .ephemeral(let type):
+        [.init(label: nil, type: "\(type).Action")]
+      case .ignored: [.init(label: nil, type: "Swift.Never")]
+      }
+    }
+    let inlineCasePaths = !contains(nodes) { reducerCase in
+      statePayloads(reducerCase).contains { CasePathMembers.needsRewriting($0.type) }
+    }
+    let (stateCasePathAttribute, stateCasePaths) =
+      inlineCasePaths
+      ? ("", CasePathMembers.members(enumName: "State", nodes: nodes, payloads: statePayloads))
+      : ("@CasePaths.CasePathable\n", "")
+    let (actionCasePathAttribute, actionCasePaths) =
+      inlineCasePaths
+      ? ("", CasePathMembers.members(enumName: "Action", nodes: nodes, payloads: actionPayloads))
+      : ("@CasePaths.CasePathable\n", "")
+    let casePathConformances =
+      inlineCasePaths ? ["CasePaths.CasePathable", "CasePaths.CasePathIterable"] : []
     return [
       """
-      @CasePaths.CasePathable
-      @dynamicMemberLookup
+      \(raw: stateCasePathAttribute)@dynamicMemberLookup
       \(raw: access)enum State: ComposableArchitecture.CaseReducerState, \(raw: decodable), \
       ComposableArchitecture.ObservableState, Observation.Observable\
-      \(raw: stateConformances.map { ", \($0)" }.joined()) {
+      \(raw: (casePathConformances + stateConformances).map { ", \($0)" }.joined()) {
         \(raw: access)typealias StateReducer = \(raw: reducerName)
       \(raw: stateCases)
       \(raw: observableMembers)
       \(raw: stateInit)
+      \(raw: stateCasePaths)
       }
       """,
       """
-      @CasePaths.CasePathable
-      \(raw: access)enum Action: \(raw: ([decodable] + actionConformances).joined(separator: ", ")) {
+      \(raw: actionCasePathAttribute)\
+      \(raw: access)enum Action: \
+      \(raw: ([decodable] + casePathConformances + actionConformances).joined(separator: ", ")) {
       \(raw: actionCases)
       \(raw: actionInit)
+      \(raw: actionCasePaths)
       }
       """,
       """
@@ -308,6 +341,90 @@ enum EnumReducerExpansion {
       }
     }
     .joined(separator: "\n")
+  }
+}
+
+/// What `@CasePathable` (swift-case-paths 1.x) writes into an enum: `AllCasePaths` with a case
+/// path per case, and `allCasePaths`. `@Reducer` writes it into the `State` and `Action` it
+/// generates for an enum of features rather than attaching the macro to them.
+enum CasePathMembers {
+  /// One value of a case's payload.
+  struct Payload {
+    let label: String?
+    let type: String
+
+    init(label: String?, type: String) {
+      self.label = label
+      self.type = type
+    }
+
+    init(_ parameter: EnumCaseParameterSyntax) {
+      let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }
+      self.init(label: label, type: parameter.type.trimmedDescription)
+    }
+  }
+
+  /// Whether a payload type names `Self` (the enum, for `@CasePathable`) or `Element` (which
+  /// `AllCasePaths`, a `Sequence`, would shadow): `@CasePathable` rewrites those.
+  static func needsRewriting(_ type: String) -> Bool {
+    type.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+      .contains { $0 == "Self" || $0 == "Element" }
+  }
+
+  static func members(
+    enumName: String, nodes: [EnumReducerExpansion.Node],
+    payloads: (EnumReducerExpansion.ReducerCase) -> [Payload]
+  ) -> String {
+    let render = EnumReducerExpansion.render
+    let hasCases = EnumReducerExpansion.contains(nodes) { _ in true }
+    let rootCases = render(nodes) { "if root.is(\\.\($0.name)) { return \\.\($0.name) }" }
+    let appends = render(nodes) { "allCasePaths.append(\\.\($0.name))" }
+    let properties = render(nodes) { reducerCase in
+      let name = reducerCase.name
+      let payload = payloads(reducerCase)
+      let bindings = payload.indices.map { "v\($0)" }.joined(separator: ", ")
+      let pattern = payload.isEmpty ? ".\(name)" : "let .\(name)(\(bindings))"
+      let value = payload.count == 1 ? bindings : "(\(bindings))"
+      let embed = payload.isEmpty ? "{ \(enumName).\(name) }" : "\(enumName).\(name)"
+      return """
+        public var \(name): CasePaths.AnyCasePath<\(enumName), \(valueType(payload))> {
+          ._$embed(\(embed)) {
+            guard case \(pattern) = $0 else { return nil }
+            return \(value)
+          }
+        }
+        """
+    }
+    let keyPath = "CasePaths.PartialCaseKeyPath<\(enumName)>"
+    return """
+      public struct AllCasePaths: CasePaths.CasePathReflectable, Swift.Sendable, Swift.Sequence {
+        public subscript(root: \(enumName)) -> \(keyPath) {
+          \(rootCases)
+          return \\.never
+        }
+        \(properties)
+        public func makeIterator() -> Swift.IndexingIterator<[\(keyPath)]> {
+          \(hasCases ? "var" : "let") allCasePaths: [\(keyPath)] = []
+          \(appends)
+          return allCasePaths.makeIterator()
+        }
+      }
+      public static var allCasePaths: AllCasePaths { AllCasePaths() }
+      """
+  }
+
+  /// The value a case path extracts: `Void`, the one payload, or a tuple of them.
+  static func valueType(_ payload: [Payload]) -> String {
+    switch payload.count {
+    case 0: return "Void"
+    case 1:
+      let type = payload[0].type
+      return type.hasPrefix("some ") || type.hasPrefix("any ") ? "(\(type))" : type
+    default:
+      let elements = payload.map { value in value.label.map { "\($0): \(value.type)" } ?? value.type
+      }
+      return "(\(elements.joined(separator: ", ")))"
+    }
   }
 }
 

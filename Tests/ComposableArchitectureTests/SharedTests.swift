@@ -374,6 +374,23 @@ struct SharedTestStoreTests {
     }
   }
 
+  /// As in TCA: a step that wrote a shared value, even with the value it had (a reset of a
+  /// count that is already zero), may be asserted with a closure that writes it too.
+  @Test func writingASharedValueWithItsOwnValueMayBeAsserted() async {
+    let store = rowsStore()
+    await store.send(.turnOn([1])) { $0.rows[id: 1]?.$isOn.withLock { $0 = true } }
+    await store.send(.turnOn([1])) { $0.rows[id: 1]?.$isOn.withLock { $0 = true } }
+  }
+
+  @Test func aClosureWritingASharedValueTheStepLeftAloneIsUnnecessary() async {
+    let store = rowsStore()
+    await withKnownIssue {
+      await store.send(.turnOn([])) { $0.rows[id: 1]?.$isOn.withLock { $0 = false } }
+    } matching: { issue in
+      message(of: issue).hasPrefix("Expected state to change, but no change occurred.")
+    }
+  }
+
   @Test func anUnassertedSharedChangeInsideAnUntouchedCollectionFails() async {
     let store = rowsStore()
     await withKnownIssue {

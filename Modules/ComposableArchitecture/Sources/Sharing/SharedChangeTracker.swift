@@ -125,6 +125,13 @@ final class SharedChangeTracker: @unchecked Sendable {
     trackedRoots(in: actual).contains { $0.stepChangedValue() }
   }
 
+  /// Within an assertion: whether the step wrote a tracked reference that the state it left
+  /// holds, even with the value it had — then a test's closure that writes it too is no
+  /// "unnecessary" expectation.
+  func stepWroteAnyReference(in actual: Any) -> Bool {
+    trackedRoots(in: actual).contains { $0.stepWroteValue() }
+  }
+
   /// The differences between the accepted and the live value of each reference that changed
   /// since the last assertion.
   func unassertedChanges() -> [String] {

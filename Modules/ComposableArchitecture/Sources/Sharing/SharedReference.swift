@@ -77,6 +77,7 @@ class _SharedRootBase: @unchecked Sendable {
   func unassertedChange() -> String? { fatalError("subclass") }
   func expectationMismatch() -> String? { fatalError("subclass") }
   func stepChangedValue() -> Bool { fatalError("subclass") }
+  func stepWroteValue() -> Bool { fatalError("subclass") }
 }
 
 /// The reference a shared value lives in.
@@ -89,6 +90,9 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
   private var expected: Value?
   /// During an assertion of a received action: the value right after that action.
   private var actualOverride: Value?
+  /// Whether the value was written (even with an equal value) since the tracking test store
+  /// last accepted it.
+  private var writtenSinceAccepted = false
   /// Saves the live value after each change, for a value with a persistence key.
   let persistence: _SharedPersistence<Value>?
 
@@ -123,6 +127,7 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
       var copy = live
       let result = try body(&copy)
       live = copy
+      if tracker != nil { writtenSinceAccepted = true }
       return (result, copy)
     }
     if let saved { persistence?.save(saved, context: .didSet) }
@@ -139,6 +144,7 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
       guard self.tracker !== tracker else { return }
       self.tracker = tracker
       asserted = live
+      writtenSinceAccepted = false
     }
   }
 
@@ -154,6 +160,7 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
       asserted = (actual as? Value) ?? actualOverride ?? live
       expected = nil
       actualOverride = nil
+      writtenSinceAccepted = false
     }
   }
 
@@ -172,6 +179,10 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
     let (asserted, actual) = lock.withLock { (self.asserted, actualOverride ?? live) }
     guard let asserted else { return false }
     return diff(asserted, actual) != nil
+  }
+
+  override func stepWroteValue() -> Bool {
+    lock.withLock { writtenSinceAccepted }
   }
 
   override func unassertedChange() -> String? {

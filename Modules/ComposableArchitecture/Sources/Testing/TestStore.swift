@@ -644,7 +644,7 @@ public final class TestStore<State: Equatable, Action> {
           at: location)
       } else if let mismatch = shared.expectationMismatches(in: expected).first {
         fail(sharedMismatch(mismatch), at: location)
-      } else if expectsChange, !changed {
+      } else if expectsChange, !changed, !shared.stepWroteAnyReference(in: actual) {
         fail(
           """
           Expected state to change, but no change occurred.

@@ -19,6 +19,29 @@ struct EffectTests {
     #expect(store.state == ["a", "b", "c", "d"])
   }
 
+  /// What a caller may rely on about an effect's answer: never during the `send` that started
+  /// the effect, always once the send's task has finished. When it arrives in between, relative
+  /// to other work on the main actor, is not fixed — here or in TCA (see docs/compatibility.md).
+  @Test func anEffectsAnswerArrivesAfterTheSendAndBeforeItsTaskFinishes() async {
+    enum Action { case tapped, response }
+    let store = Store(initialState: false) {
+      Reduce<Bool, Action> { state, action in
+        switch action {
+        case .tapped:
+          state = true
+          return .run { send in await send(.response) }
+        case .response:
+          state = false
+          return .none
+        }
+      }
+    }
+    let task = store.send(.tapped)
+    #expect(store.state == true, "the effect has not answered during the send")
+    await task.finish()
+    #expect(store.state == false)
+  }
+
   @Test func lotsOfSynchronousActionsDoNotOverflowTheStack() {
     let store = Store(initialState: 0) {
       Reduce<Int, Void> { state, _ in

@@ -262,6 +262,40 @@ struct LegacyStoreTests {
     #expect(counts.count == 3)
   }
 
+  /// A deliberate difference from TCA: making a view store of a scoped store runs each scoping
+  /// closure above it once (TCA: twice), and a send runs each once per view store below it, as
+  /// TCA's does. How often a scoping closure runs is not behaviour a feature can rely on.
+  @Test func scopingClosuresRunOncePerViewStoreAndPerSend() {
+    var calls = [0, 0, 0]
+    let root = Store<Int, Void>(initialState: 0) {}
+    let level1 = root.scope(
+      state: { (count: Int) -> Int in
+        calls[0] += 1
+        return count
+      }, action: { $0 })
+    let level2 = level1.scope(
+      state: { (count: Int) -> Int in
+        calls[1] += 1
+        return count
+      }, action: { $0 })
+    let level3 = level2.scope(
+      state: { (count: Int) -> Int in
+        calls[2] += 1
+        return count
+      }, action: { $0 })
+    #expect(calls == [0, 0, 0], "scoping alone runs nothing")
+    let viewStores = [
+      ViewStore(root, observe: { $0 }), ViewStore(level1, observe: { $0 }),
+      ViewStore(level2, observe: { $0 }), ViewStore(level3, observe: { $0 }),
+    ]
+    #expect(calls == [3, 2, 1])
+    for sent in 1...3 {
+      viewStores[3].send(())
+      #expect(calls == [3 + 3 * sent, 2 + 2 * sent, 1 + sent])
+    }
+    #expect(viewStores.map(\.state) == [0, 0, 0, 0])
+  }
+
   @Test func sendWhileSuspendsUntilThePredicateFails() async {
     let clock = TestClock()
     let store = Store(initialState: Counter.State()) {

@@ -1,6 +1,7 @@
-import ComposableArchitecture
 import Foundation
 import Testing
+
+@testable import ComposableArchitecture
 
 /// `.appStorage`: shared values kept in user defaults.
 struct AppStorageKeyTests {
@@ -10,13 +11,17 @@ struct AppStorageKeyTests {
     case high = 2
   }
 
-  /// A store of its own, emptied, so a test sees only what it wrote.
-  static func freshStore() -> UserDefaults {
+  /// A store of its own, emptied, so a test sees only what it wrote; removed when released.
+  final class FreshStore: UserDefaults, @unchecked Sendable {
     let name = NSTemporaryDirectory() + "app-storage-tests.\(UUID().uuidString)"
-    let store = UserDefaults(suiteName: name)!
-    store.removePersistentDomain(forName: name)
-    return store
+    init() {
+      super.init(suiteName: name)!
+      removePersistentDomain(forName: name)
+    }
+    deinit { removePersistentDomain(forName: name) }
   }
+
+  static func freshStore() -> UserDefaults { FreshStore() }
 
   @Test func aMissingKeyGivesTheDefaultAndWritesIt() {
     let store = Self.freshStore()
@@ -159,6 +164,26 @@ struct AppStorageKeyTests {
     @Dependency(\.defaultAppStorage) var defaults
     #expect(defaults.integer(forKey: "visits") == 1)
     #expect(defaults !== UserDefaults.standard)
+  }
+
+  /// Every test gets a store of its own; none is written to a file, now or at exit.
+  @Test func aTestsStoreLeavesNoFileBehind() throws {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory())
+    func files() throws -> Set<String> {
+      Set(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path)
+          .filter { $0.hasPrefix("composable-architecture.") })
+    }
+    let before = try files()
+    let store = _TestUserDefaults()
+    @Shared(.appStorage("visits", store: store)) var visits = 0
+    $visits.withLock { $0 += 1 }
+    #expect(store.integer(forKey: "visits") == 1)
+    #expect(store.synchronize())
+    #expect(try files().subtracting(before).isEmpty)
+    store.register(defaults: ["registered": "yes"])
+    #expect(store.string(forKey: "registered") == "yes")
+    #expect(store.dictionaryRepresentation()["visits"] as? Int == 1)
   }
 
   @Test func theDefaultStoreIsADependency() {

@@ -279,13 +279,39 @@ public struct _OptionalLookup<Base: _AppStorageLookup>: _AppStorageLookup {
 
 private enum DefaultAppStorageKey: DependencyKey {
   static var liveValue: UncheckedSendable<UserDefaults> { UncheckedSendable(.standard) }
-  /// A store of its own for each test, in the temporary folder, emptied first.
-  static var testValue: UncheckedSendable<UserDefaults> {
-    let name = NSTemporaryDirectory() + "composable-architecture.app-storage.\(UUID().uuidString)"
-    let store = UserDefaults(suiteName: name)!
-    store.removePersistentDomain(forName: name)
-    return UncheckedSendable(store)
+  /// A store of its own for each test.
+  static var testValue: UncheckedSendable<UserDefaults> { UncheckedSendable(_TestUserDefaults()) }
+}
+
+/// The user defaults of one test: values kept in memory, never written to a file.
+/// (swift-corelibs-foundation writes every changed suite to a file when the process exits, so a
+/// suite per test would leave a file in the temporary folder per test.) Defaults registered with
+/// `register(defaults:)` are read as from any store.
+final class _TestUserDefaults: UserDefaults, @unchecked Sendable {
+  private let lock = NSLock()
+  private var values: [String: Any] = [:]
+
+  init() {
+    super.init(suiteName: "composable-architecture.test-app-storage.\(UUID().uuidString)")!
   }
+
+  override func object(forKey defaultName: String) -> Any? {
+    lock.withLock { values[defaultName] } ?? super.object(forKey: defaultName)
+  }
+
+  override func set(_ value: Any?, forKey defaultName: String) {
+    lock.withLock { values[defaultName] = value }
+  }
+
+  override func removeObject(forKey defaultName: String) {
+    lock.withLock { values[defaultName] = nil }
+  }
+
+  override func dictionaryRepresentation() -> [String: Any] {
+    super.dictionaryRepresentation().merging(lock.withLock { values }) { $1 }
+  }
+
+  override func synchronize() -> Bool { true }
 }
 
 extension DependencyValues {

@@ -141,6 +141,42 @@ struct ReducerTests {
     await store.receive("effect 42.0") { $0 = [42, 42] }
   }
 
+  /// An effect's answer is reduced with the store's own dependencies — also when the effect came
+  /// from a reducer that ran under others (`.dependency`), whose task has those current.
+  @Test func anEffectsAnswerIsReducedWithTheStoresDependencies() async {
+    struct Feature: Reducer {
+      var body: some Reducer<[String], String> {
+        Reduce { state, action in
+          @Dependency(\.date.now) var now
+          if action.hasPrefix("answer") {
+            state.append("\(action), reduced at \(Int(now.timeIntervalSince1970))")
+          }
+          guard action == "plain" else { return .none }
+          return .run { send in
+            @Dependency(\.date.now) var now
+            await send("answer from \(Int(now.timeIntervalSince1970))")
+          }
+        }
+        Reduce { _, action in
+          guard action == "overridden" else { return .none }
+          return .run { send in
+            @Dependency(\.date.now) var now
+            await send("answer from \(Int(now.timeIntervalSince1970))")
+          }
+        }
+        .dependency(\.date, .constant(Date(timeIntervalSince1970: 5)))
+      }
+    }
+    let store = Store(initialState: [String]()) {
+      Feature()
+    } withDependencies: {
+      $0.date = .constant(Date(timeIntervalSince1970: 100))
+    }
+    await store.send("plain").finish()
+    await store.send("overridden").finish()
+    #expect(store.state == ["answer from 100, reduced at 100", "answer from 5, reduced at 100"])
+  }
+
   @Test func printChangesReportsEachActionAndDiff() {
     let printed = LockIsolated<[String]>([])
     let printer = _ReducerPrinter<Pair, Bool> { action, old, new in

@@ -280,6 +280,22 @@ let allCases: [BenchmarkCase] = [
     return sample
   },
   BenchmarkCase(
+    name: "effect.run-dependencies",
+    summary: ".run { await send(.x) } round trip, a store with a dependency overridden",
+    iterationsPerRound: 2_000
+  ) { iterations in
+    let store = Store(initialState: PlainRoundTrip.State()) {
+      PlainRoundTrip()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    let sample = await measureAsync(iterations) {
+      await store.send(.startButtonTapped).finish()
+    }
+    try check(store.count == iterations, "the effect sent back \(store.count) times")
+    return sample
+  },
+  BenchmarkCase(
     name: "effect.run-cancellable",
     summary: ".run + .cancellable(id:cancelInFlight:) round trip, finish() awaited",
     iterationsPerRound: 2_000

@@ -131,7 +131,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
     }
     isSending = true
     if let recording { recording.nextOrigin = .effect }
-    _ = withStoreDependencies { process(action, tasks: tasks) }
+    _ = withStoreDependenciesUnlessCurrent { process(action, tasks: tasks) }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
   }
@@ -151,6 +151,19 @@ final class RootCore<State, Action>: @unchecked Sendable {
   @inlinable
   func withStoreDependencies<R>(_ body: () -> R) -> R {
     guard installsDependencies else { return body() }
+    return DependencyValues.$_current.withValue(dependencies, operation: body)
+  }
+
+  /// `withStoreDependencies` for an action an effect sent: the effect's task inherited the
+  /// store's dependencies when the send that started it installed them, so they are usually
+  /// current already and need no second install (about 750 instructions). An effect whose
+  /// reducer ran under other dependencies (`.dependency(_:_:)`), or that outlived a change of the
+  /// store's dependencies (recording started), still gets the store's own.
+  @inlinable
+  func withStoreDependenciesUnlessCurrent<R>(_ body: () -> R) -> R {
+    guard installsDependencies, !DependencyValues._current.isIdentical(to: dependencies) else {
+      return body()
+    }
     return DependencyValues.$_current.withValue(dependencies, operation: body)
   }
 

@@ -37,6 +37,13 @@ private enum Many {
       case debug(Counter)
     #endif
   }
+  struct Element: Equatable { var name: String }
+  // A payload naming `Element` needs `@CasePathable`'s own rewriting (its `AllCasePaths` is a
+  // `Sequence`, whose `Element` would shadow it): this enum keeps the attached macro.
+  @Reducer enum WithElement {
+    case counter(Counter)
+    @ReducerCaseIgnored case element(Element)
+  }
 }
 
 @MainActor
@@ -74,6 +81,13 @@ struct ReducerEnumCasePathsTests {
     #expect(Many.Mixed.Action.allCasePaths[.counter(.increment)] == \.counter)
     #expect(Array(Many.Empty.State.allCasePaths).isEmpty)
     #expect(Array(Many.Three.Action.allCasePaths).count == 3)
+  }
+
+  @Test func aPayloadNamingElementStillGetsItsCasePath() {
+    let state = Many.WithElement.State.element(Many.Element(name: "Seoul"))
+    #expect(state.element?.name == "Seoul")
+    #expect(state.counter == nil)
+    #expect(Array(Many.WithElement.State.allCasePaths).count == 2)
   }
 
   @Test func actionCasePathsEmbedAndExtract() {

@@ -190,19 +190,18 @@ enum EnumReducerExpansion {
     let inlineCasePaths = !contains(nodes) { reducerCase in
       statePayloads(reducerCase).contains { CasePathMembers.needsRewriting($0.type) }
     }
-    let (stateCasePathAttribute, stateCasePaths) =
-      inlineCasePaths
-      ? ("", CasePathMembers.members(enumName: "State", nodes: nodes, payloads: statePayloads))
-      : ("@CasePaths.CasePathable\n", "")
-    let (actionCasePathAttribute, actionCasePaths) =
-      inlineCasePaths
-      ? ("", CasePathMembers.members(enumName: "Action", nodes: nodes, payloads: actionPayloads))
-      : ("@CasePaths.CasePathable\n", "")
+    let casePathAttribute = inlineCasePaths ? "" : "@CasePaths.CasePathable\n"
     let casePathConformances =
       inlineCasePaths ? ["CasePaths.CasePathable", "CasePaths.CasePathIterable"] : []
+    let stateCasePaths =
+      inlineCasePaths
+      ? CasePathMembers.members(enumName: "State", nodes: nodes, payloads: statePayloads) : ""
+    let actionCasePaths =
+      inlineCasePaths
+      ? CasePathMembers.members(enumName: "Action", nodes: nodes, payloads: actionPayloads) : ""
     return [
       """
-      \(raw: stateCasePathAttribute)@dynamicMemberLookup
+      \(raw: casePathAttribute)@dynamicMemberLookup
       \(raw: access)enum State: ComposableArchitecture.CaseReducerState, \(raw: decodable), \
       ComposableArchitecture.ObservableState, Observation.Observable\
       \(raw: (casePathConformances + stateConformances).map { ", \($0)" }.joined()) {
@@ -214,7 +213,7 @@ enum EnumReducerExpansion {
       }
       """,
       """
-      \(raw: actionCasePathAttribute)\
+      \(raw: casePathAttribute)\
       \(raw: access)enum Action: \
       \(raw: ([decodable] + casePathConformances + actionConformances).joined(separator: ", ")) {
       \(raw: actionCases)

@@ -164,7 +164,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
     guard installsDependencies, !DependencyValues._current.isIdentical(to: dependencies) else {
       return body()
     }
-    return DependencyValues.$_current.withValue(dependencies, operation: body)
+    return withStoreDependencies(body)
   }
 
   /// Reduces an action, starts its effects (into `tasks`, or a new list if it starts any) and

@@ -234,6 +234,8 @@ struct SecurityTests {
           "cross-site request refused (Origin is not this server)"
         ),
         ([.origin: "null"], "cross-site request refused (Origin is not this server)"),
+        // As long as this server's origin, one letter off.
+        ([.origin: "http://localhosx"], "cross-site request refused (Origin is not this server)"),
         (
           [.origin: "http://localhost", .fetchSite: "cross-site"],
           "cross-site request refused (Sec-Fetch-Site: cross-site)"
@@ -327,6 +329,22 @@ struct SecurityTests {
         body: ByteBuffer(string: #"{"type":"counter.add"}"#))
       #expect(response.status == .unsupportedMediaType)
       #expect(try await client.state(of: session.id).state == session.state)
+    }
+  }
+
+  @Test(arguments: [
+    "application/json", "Application/JSON", "application/json; charset=utf-8",
+    #"application/json;charset="UTF-8""#, " application/json ;\tcharset=Utf-8 ",
+    "application/json; version=2",
+  ])
+  func aBodyOfJSONInUTF8IsReadWhateverTheCaseAndSpacing(_ contentType: String) async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let session = try await client.createSession()
+      let response = try await client.call(
+        .post, "/api/session/actions", session: session.id,
+        headers: [.contentType: contentType], body: ByteBuffer(string: #"{"type":"counter.add"}"#))
+      #expect(response.status == .ok)
+      #expect(try await client.state(of: session.id).state != session.state)
     }
   }
 

@@ -61,30 +61,42 @@ public struct WebSecurity: Equatable, Sendable {
   }
 
   /// The host of an authority (`name[:port]`, `[v6][:port]`), or `nil` when it is not one.
+  ///
+  /// Read byte by byte: every request's Host goes through here, and `Character`'s Unicode
+  /// properties cost more than the whole check needs. Only ASCII is allowed anyway.
   static func host(ofAuthority authority: String) -> Substring? {
-    var rest = Substring(authority)
-    let host: Substring
-    if rest.hasPrefix("[") {
-      guard let end = rest.firstIndex(of: "]") else { return nil }
-      host = rest[rest.index(after: rest.startIndex)..<end]
-      guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-        return nil
-      }
-      rest = rest[rest.index(after: end)...]
-    } else {
-      let colon = rest.firstIndex(of: ":") ?? rest.endIndex
-      host = rest[..<colon]
+    let bytes = authority.utf8
+    let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    let isHexDigit = { (byte: UInt8) in
+      isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+    let isLetter = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+    var rest = bytes[...]
+    let host: Substring.UTF8View
+    if rest.first == UInt8(ascii: "[") {
+      guard let end = rest.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+      host = Substring(authority)[bytes.index(after: rest.startIndex)..<end].utf8
       guard !host.isEmpty,
-        host.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "." })
+        host.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+      else { return nil }
+      rest = rest[bytes.index(after: end)...]
+    } else {
+      let colon = rest.firstIndex(of: UInt8(ascii: ":")) ?? rest.endIndex
+      host = Substring(authority)[rest.startIndex..<colon].utf8
+      guard !host.isEmpty,
+        host.allSatisfy({
+          isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        })
       else { return nil }
       rest = rest[colon...]
     }
-    guard !rest.isEmpty else { return host }
+    guard !rest.isEmpty else { return Substring(host) }
     let port = rest.dropFirst()
-    guard rest.first == ":", (1...5).contains(port.count),
-      port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port),
-      (1...65_535).contains(number)
+    guard rest.first == UInt8(ascii: ":"), (1...5).contains(port.count), port.allSatisfy(isDigit),
+      let number = Int(Substring(port)), (1...65_535).contains(number)
     else { return nil }
-    return host
+    return Substring(host)
   }
+
 }

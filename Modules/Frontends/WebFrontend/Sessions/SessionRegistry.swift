@@ -190,8 +190,12 @@ public final class SessionRegistry: Sendable {
   /// Makes sure the session `id` is live here: a session this registry does not have, but the
   /// archive saved for this `visitor`, is resumed (a restart, or another instance served it). A
   /// session saved for another visitor is not. Throws 503 when the archive cannot be read.
+  ///
+  /// `visitor` is read only when the session is not live (the request's cookies are parsed again
+  /// for it): a live session, every request's case, pays nothing for it.
   func resume(
-    _ id: String, visitor: VisitorID?, now: ContinuousClock.Instant = .now, logger: Logger? = nil
+    _ id: String, visitor: @autoclosure () -> VisitorID?, now: ContinuousClock.Instant = .now,
+    logger: Logger? = nil
   ) async throws(APIError) {
     let logger = logger ?? self.logger
     guard let archive, let sessionID = SessionID(id) else { return }
@@ -202,6 +206,7 @@ public final class SessionRegistry: Sendable {
         throw APIError(.serviceUnavailable, "the server is shutting down; try again")
       }
       if let running = table.resuming[sessionID] { return running }
+      let visitor = visitor()
       let task = Task {
         await self.resumeFromArchive(sessionID, visitor: visitor, archive, now, logger: logger)
       }

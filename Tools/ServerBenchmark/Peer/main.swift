@@ -14,11 +14,17 @@ import Synchronization
 // meanwhile wait and go out together in the next. Its answer has the same fields and size as
 // app-server's.
 //
-//   peer-server PORT DATABASE-FILE
+// With `--floor` it is the *durable floor* instead: the same grouped commit of one row per
+// action, but no JSON at all — the body is not read, nothing is decoded, the row holds a fixed
+// blob and the answer is a fixed body of the same size. No server that answers after its change
+// is committed can do less per action; the benchmark reports how much of the limit it keeps.
+//
+//   peer-server PORT DATABASE-FILE [--floor]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let port = arguments.first.flatMap(Int.init) ?? 8090
 let databasePath = arguments.dropFirst().first ?? NSTemporaryDirectory() + "peer-server.sqlite"
+let isFloor = arguments.contains("--floor")
 
 struct Counter: Codable, Sendable {
   var id: UUID
@@ -170,6 +176,7 @@ router.post("/api/session") { _, _ in
 }
 router.post("/api/session/actions") { request, _ -> Response in
   guard let id = request.cookies["session"]?.value else { throw HTTPError(.unauthorized) }
+  if isFloor { return try await floorAnswer(id) }
   let body = try await request.body.collect(upTo: 16 * 1024)
   let action: Action
   do {
@@ -196,6 +203,20 @@ router.post("/api/session/actions") { request, _ -> Response in
   try await saver.save(
     id, revision: visitor.revision, state: try JSONEncoder().encode(visitor.state))
   return try answer(visitor)
+}
+
+/// The floor's answer: a fixed body of the peer's answer size, once a fixed row for `id` (with
+/// a revision that grows, so that every action writes) is committed.
+let floorBody = try ByteBuffer(
+  bytes: JSONEncoder().encode(Answer(revision: 2, state: State(), generation: generation)))
+let floorRevision = Atomic<Int>(1)
+func floorAnswer(_ id: String) async throws -> Response {
+  let revision = floorRevision.add(1, ordering: .relaxed).newValue
+  try await saver.save(id, revision: revision, state: Data("{}".utf8))
+  return Response(
+    status: .ok,
+    headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+    body: ResponseBody(byteBuffer: floorBody))
 }
 
 var logger = Logger(label: "peer-server")

@@ -21,7 +21,7 @@ public struct WebAPI<Root: Reducer>: Sendable {
     let routes: [WebRoute<Root>]
     /// The part's view and members of the state JSON, or `nil` when its view equals the
     /// previous one.
-    let encode: @Sendable (Root.State, _ previous: (any Sendable)?) throws -> EncodedPart?
+    let encode: @Sendable (Root.State, _ previous: PartView?) throws -> EncodedPart?
     let schema: @Sendable () throws -> [String: Any]
     /// The feature's section of the page, if it has one.
     let section: PageSection?
@@ -33,11 +33,7 @@ public struct WebAPI<Root: Reducer>: Sendable {
         name: String(describing: feature),
         routes: feature.routes,
         encode: { state, previous in
-          let view = Feature.view(of: state)
-          if let previous, previous as? Feature.View == view { return nil }
-          // `{"counters":[…],"removalConfirmation":…}` without its braces: the members.
-          let object = try JSONWriter.encode(view)
-          return EncodedPart(view: view, members: object.dropFirst().dropLast())
+          try EncodedPart.of(Feature.view(of: state), after: previous)
         },
         schema: { try JSONSchema.of(Feature.View.self) },
         section: feature.section)
@@ -61,11 +57,8 @@ public struct WebAPI<Root: Reducer>: Sendable {
         routes: feature.routes.map { route in
           route.lifted(state: toChildState) { toChildAction($0) }
         },
-        encode: { state, previous in
-          let view = Feature.view(of: state[keyPath: toChildState])
-          if let previous, previous as? Feature.View == view { return nil }
-          let object = try JSONWriter.encode(view)
-          return EncodedPart(view: view, members: object.dropFirst().dropLast())
+        encode: { [child = ChildState(toChildState)] state, previous in
+          try child.read(in: state) { try EncodedPart.of(Feature.view(of: $0), after: previous) }
         },
         schema: { try JSONSchema.of(Feature.View.self) },
         section: feature.section)
@@ -206,7 +199,7 @@ public struct WebAPI<Root: Reducer>: Sendable {
     // The views `previous` was written from; none after ``StateJSON/compacted()``: then every
     // part is encoded again, and a part whose bytes are the same is no change.
     let known = previous?.views ?? []
-    var views: [any Sendable] = []
+    var views: [PartView] = []
     views.reserveCapacity(parts.count)
     // The new members of each part that changed; `nil` keeps the previous bytes.
     var fresh: [Data?] = []
@@ -268,7 +261,7 @@ public struct WebAPI<Root: Reducer>: Sendable {
 /// so that the next state re-encodes only what changed.
 public struct StateJSON: Sendable {
   /// Each part's view, in the order the parts were registered; none once ``compacted()``.
-  let views: [any Sendable]
+  let views: [PartView]
   /// Where each part's members are in ``data`` (an empty range for a part without members).
   let members: [Range<Int>]
   /// The JSON object, between the prefix and the suffix it was written with.
@@ -289,6 +282,59 @@ public struct StateJSON: Sendable {
 
 /// One feature's view and its members of the state JSON.
 struct EncodedPart: Sendable {
-  let view: any Sendable
+  let view: PartView
   let members: Data
+
+  /// `view`'s part, or `nil` when it equals the view in `previous`, which the same part made.
+  static func of<View: Codable & Equatable & Sendable>(_ view: View, after previous: PartView?)
+    throws -> EncodedPart?
+  {
+    if let previous {
+      // Each part is handed back only the views it made (``StateJSON/views`` is indexed by
+      // part), so the box is known to hold a `View`: no dynamic cast per part and state.
+      assert(previous is TypedPartView<View>, "a part was handed another part's view")
+      if unsafeDowncast(previous, to: TypedPartView<View>.self).view == view { return nil }
+    }
+    // `{"counters":[…],"removalConfirmation":…}` without its braces: the members.
+    let object = try JSONWriter.encode(view)
+    return EncodedPart(view: TypedPartView(view), members: object.dropFirst().dropLast())
+  }
+}
+
+/// A part's view as ``StateJSON`` keeps it to compare the next state's with: an object, so that
+/// an unchanged view is kept by a retain, not copied into a new existential box.
+class PartView: @unchecked Sendable {}
+
+/// A ``PartView`` of one view type. Immutable.
+final class TypedPartView<View: Sendable>: PartView, @unchecked Sendable {
+  let view: View
+
+  init(_ view: View) {
+    self.view = view
+  }
+}
+
+/// Reads a feature's state out of its root's state: in place when the key path names stored
+/// properties (their offset is known), so that the child state is not copied out for each read;
+/// through the key path otherwise.
+struct ChildState<Root, Child>: @unchecked Sendable {
+  // A key path is an immutable value; `offset` is computed from it once.
+  let keyPath: KeyPath<Root, Child>
+  let offset: Int?
+
+  init(_ keyPath: KeyPath<Root, Child>) {
+    self.keyPath = keyPath
+    self.offset = MemoryLayout<Root>.offset(of: keyPath)
+  }
+
+  @inline(__always)
+  func read<Result, Failure: Error>(
+    in root: Root, _ body: (Child) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    guard let offset else { return try body(root[keyPath: keyPath]) }
+    return try withUnsafePointer(to: root) { pointer throws(Failure) in
+      try body(
+        UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Child.self).pointee)
+    }
+  }
 }

@@ -31,6 +31,28 @@ struct SecurityTests {
     }
   }
 
+  @Test func theSessionCookieIsFoundAmongOthersAndOnlyByItsFullName() async throws {
+    try await makeApplication(makeRegistry()).test(.router) { client in
+      let session = try await client.createSession()
+      func state(_ values: [String]) async throws -> HTTPResponse.Status {
+        var headers: HTTPFields = [:]
+        for value in values { headers.append(HTTPField(name: .cookie, value: value)) }
+        return try await client.execute(
+          uri: "/api/session/state", method: .get, headers: headers, body: nil
+        ).status
+      }
+      // Among other cookies, after spaces and a tab, in a second Cookie header.
+      #expect(try await state(["theme=dark; a=b=c;\tsession=\(session.id); x=1"]) == .ok)
+      #expect(try await state(["theme=dark", "session=\(session.id)"]) == .ok)
+      // The first one named so counts; a longer name or a value alone is not the cookie.
+      #expect(try await state(["session=\(session.id); session=nothing"]) == .ok)
+      #expect(try await state(["session=nothing; session=\(session.id)"]) == .notFound)
+      #expect(try await state(["xsession=\(session.id)"]) == .notFound)
+      #expect(try await state(["\(session.id)"]) == .notFound)
+      #expect(try await state(["session="]) == .notFound)
+    }
+  }
+
   @Test func theCookieIsSecureWhenTheServerIsToldItIsBehindTLS() async throws {
     let security = WebSecurity(secureCookies: true)
     try await makeApplication(makeRegistry(), security: security).test(.router) { client in

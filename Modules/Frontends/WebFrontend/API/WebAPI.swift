@@ -57,8 +57,8 @@ public struct WebAPI<Root: Reducer>: Sendable {
         routes: feature.routes.map { route in
           route.lifted(state: toChildState) { toChildAction($0) }
         },
-        encode: { [child = ChildState(toChildState)] state, previous in
-          try child.read(in: state) { try EncodedPart.of(Feature.view(of: $0), after: previous) }
+        encode: { state, previous in
+          try EncodedPart.of(Feature.view(of: state[keyPath: toChildState]), after: previous)
         },
         schema: { try JSONSchema.of(Feature.View.self) },
         section: feature.section)
@@ -311,30 +311,5 @@ final class TypedPartView<View: Sendable>: PartView, @unchecked Sendable {
 
   init(_ view: View) {
     self.view = view
-  }
-}
-
-/// Reads a feature's state out of its root's state: in place when the key path names stored
-/// properties (their offset is known), so that the child state is not copied out for each read;
-/// through the key path otherwise.
-struct ChildState<Root, Child>: @unchecked Sendable {
-  // A key path is an immutable value; `offset` is computed from it once.
-  let keyPath: KeyPath<Root, Child>
-  let offset: Int?
-
-  init(_ keyPath: KeyPath<Root, Child>) {
-    self.keyPath = keyPath
-    self.offset = MemoryLayout<Root>.offset(of: keyPath)
-  }
-
-  @inline(__always)
-  func read<Result, Failure: Error>(
-    in root: Root, _ body: (Child) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    guard let offset else { return try body(root[keyPath: keyPath]) }
-    return try withUnsafePointer(to: root) { pointer throws(Failure) in
-      try body(
-        UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Child.self).pointee)
-    }
   }
 }

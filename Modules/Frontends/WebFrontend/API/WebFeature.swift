@@ -110,11 +110,10 @@ public struct WebRoute<Root: Reducer>: Sendable {
     embed: @escaping @Sendable (Root.Action) -> Parent.Action
   ) -> WebRoute<Parent> {
     let resolve = self.resolve
-    let child = ChildState(toChildState)
     return WebRoute<Parent>(
       description: description, check: check,
       resolve: { fields, parent throws(APIError) in
-        embed(try child.read(in: parent) { state throws(APIError) in try resolve(fields, state) })
+        embed(try resolve(fields, parent[keyPath: toChildState]))
       })
   }
 

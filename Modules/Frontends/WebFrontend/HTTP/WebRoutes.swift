@@ -407,15 +407,30 @@ public enum WebRoutes {
 
   /// The session id of the request's cookie; 404 without one.
   private static func sessionID(of request: Request) throws(APIError) -> String {
-    guard let value = request.cookies[sessionCookieName]?.value, !value.isEmpty else {
+    guard let value = cookie(sessionCookieName, in: request), !value.isEmpty else {
       throw APIError.noSession
     }
-    return value
+    return String(value)
   }
 
   /// The visitor the request's cookie names, if it names one.
   private static func visitor(of request: Request) -> VisitorID? {
-    request.cookies[visitorCookieName].flatMap { VisitorID($0.value) }
+    cookie(visitorCookieName, in: request).flatMap { VisitorID(String($0)) }
+  }
+
+  /// The value of the first cookie called `name` in the request's `Cookie` headers: the pairs
+  /// are separated by `;`, spaces and tabs before a name are skipped, and the value is everything
+  /// after the first `=` up to the next `;` — as Hummingbird's `request.cookies[name]` reads it,
+  /// without building every cookie of the request for one (every action reads the session's).
+  static func cookie(_ name: String, in request: Request) -> Substring? {
+    for header in request.headers[values: .cookie] {
+      for pair in header.split(separator: ";", omittingEmptySubsequences: false) {
+        let trimmed = pair.drop { $0 == " " || $0 == "\t" }
+        guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { continue }
+        return trimmed[trimmed.index(after: equals)...]
+      }
+    }
+    return nil
   }
 
   /// Only `application/json` bodies (UTF-8, the only charset JSON has) are read.

@@ -70,7 +70,8 @@ public struct WebSecurity: Equatable, Sendable {
     let isHexDigit = { (byte: UInt8) in
       isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
-    let isLetter = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    let isLetter = { (byte: UInt8) in
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
     var rest = bytes[...]
     let host: Substring.UTF8View
@@ -98,5 +99,4 @@ public struct WebSecurity: Equatable, Sendable {
     else { return nil }
     return Substring(host)
   }
-
 }

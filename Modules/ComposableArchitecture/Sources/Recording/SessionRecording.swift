@@ -269,6 +269,14 @@ final class _CoreRecorder<State, Action> {
   @usableFromInline let record:
     (_ action: Action, _ state: State, _ origin: SessionRecordingOrigin) -> Bool
   @usableFromInline let stop: (_ effectsInFlight: Int) -> Void
+  /// Set only by a replay (``SessionReplay``): whether an action an effect sent may be reduced
+  /// now, that is, whether it is the one the record has next. Effects that answer at the same
+  /// moment race to send; the record shows the order they came in, and a replay must reduce them
+  /// in that order to reproduce its states.
+  @usableFromInline var replayTurn: ((Action) -> Bool)?
+  /// The actions effects sent before their turn in a replay, oldest first, with the task lists
+  /// of the sends they belong to.
+  @usableFromInline var heldForReplay: [(action: Action, tasks: EffectTaskList)] = []
 
   @usableFromInline
   init(

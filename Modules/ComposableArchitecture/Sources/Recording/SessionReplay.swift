@@ -100,9 +100,17 @@ public enum SessionReplay {
       core.stopRecording()
       core.registry.cancelAll()
     }
+    // Effects' actions are reduced in the order the record has them: one an effect sends
+    // before its turn waits (effects that answer at the same moment race to send).
+    let recorder = core.recording
     var now = Duration.zero
     for (index, step) in record.steps.enumerated() {
       let number = index + 1
+      let expected = step.origin == .effect ? step.action : nil
+      recorder?.replayTurn = { action in
+        expected.map { RecordedValue(reflecting: action) == $0 } ?? false
+      }
+      core.deliverHeldActionsInTurn()
       let time = Duration(recordedSeconds: step.time)
       if time > now {
         await clock.advance(by: time - now)
@@ -125,10 +133,14 @@ public enum SessionReplay {
         }
       }
       guard await arrived(number, in: recording, timeout: timeout) else {
-        report.divergence = Divergence(
-          step: number,
-          message: "the app no longer sends the recorded effect action\n"
-            + indent(text(of: step.action)))
+        var message =
+          "the app no longer sends the recorded effect action\n" + indent(text(of: step.action))
+        if let held = recorder?.heldForReplay.first {
+          message +=
+            "\nit sends this one instead:\n"
+            + indent(text(of: RecordedValue(reflecting: held.action)))
+        }
+        report.divergence = Divergence(step: number, message: message)
         break
       }
       let replayed = recording.recorded(recording.steps[index])
@@ -138,6 +150,9 @@ public enum SessionReplay {
       }
       report.reproduced = number
     }
+    // Past the record every action is reduced as it comes, held ones first.
+    recorder?.replayTurn = { _ in true }
+    core.deliverHeldActionsInTurn()
     if report.divergence == nil {
       // What the app sends by itself after the last recorded step, at the same time.
       for _ in 0..<20 { await Task.yield() }

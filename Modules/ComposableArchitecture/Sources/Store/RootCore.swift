@@ -129,11 +129,28 @@ final class RootCore<State, Action>: @unchecked Sendable {
       buffer.append(Pending(action: action, tasks: tasks))
       return
     }
+    if let recording {
+      if let turn = recording.replayTurn, !turn(action) {
+        recording.heldForReplay.append((action, tasks))
+        return
+      }
+      recording.nextOrigin = .effect
+    }
     isSending = true
-    if let recording { recording.nextOrigin = .effect }
     _ = withStoreDependenciesUnlessCurrent { process(action, tasks: tasks) }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
+  }
+
+  /// Reduces the actions a replay held back (``_CoreRecorder/replayTurn``) whose turn has come,
+  /// in the order they were sent.
+  @usableFromInline
+  func deliverHeldActionsInTurn() {
+    guard let recording, let turn = recording.replayTurn else { return }
+    while let index = recording.heldForReplay.firstIndex(where: { turn($0.action) }) {
+      let (action, tasks) = recording.heldForReplay.remove(at: index)
+      receive(action, tasks: tasks)
+    }
   }
 
   /// An action sent while another is being processed waits its turn; its task follows the

@@ -1,0 +1,125 @@
+import ComposableArchitecture
+import Foundation
+import Testing
+
+/// A client that loads a value by name; recorded as one endpoint per name (`loadClient.a`), so
+/// that a replay gives each load its own answer whichever effect calls first.
+struct LoadClient: Sendable {
+  var load: @Sendable (String) async throws -> String
+}
+
+extension LoadClient: TestDependencyKey {
+  static let testValue = LoadClient { name in name }
+}
+
+extension DependencyValues {
+  var loadClient: LoadClient {
+    get { self[LoadClient.self] }
+    set { self[LoadClient.self] = newValue }
+  }
+}
+
+/// One action starts two loads at once; each answer is appended when it comes. `delayBeforeA`
+/// slows down only the first load's effect after its answer (in real time, not on the store's
+/// clock) — the timing of an app, not its logic.
+@Reducer
+struct TwoLoads {
+  @ObservableState
+  struct State: Equatable {
+    var arrivals: [String] = []
+  }
+
+  @RecordDecodable
+  @CasePathable
+  enum Action: Equatable {
+    case start
+    case loaded(String)
+  }
+
+  var delayBeforeA = Duration.zero
+  @Dependency(\.loadClient) var client
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .start:
+        return .merge(
+          .run { [client, delayBeforeA] send in
+            let value = try await client.load("a")
+            if delayBeforeA > .zero { try await Task.sleep(for: delayBeforeA) }
+            await send(.loaded(value))
+          },
+          .run { [client] send in
+            await send(.loaded(try await client.load("b")))
+          })
+      case .loaded(let name):
+        state.arrivals.append(name)
+        return .none
+      }
+    }
+  }
+
+  static let recorded = RecordedFeature<State, Action>(
+    name: "TwoLoads", initialStateExpression: "TwoLoads.State()", baseline: { State() },
+    recordClients: { values, tape in
+      let base = values.loadClient
+      values.loadClient = LoadClient { name in
+        try await tape.record("loadClient.\(name)", arguments: [name]) { try await base.load(name) }
+      }
+    },
+    testImports: [])
+}
+
+@MainActor
+@Suite struct ReplayOrderTests {
+  /// A session in which `a` arrived before `b`, while both answers were back before either
+  /// arrival was reduced — as when two effects answer at the same moment.
+  func sessionWhereBothAnswersCameBackTogether() async throws -> SessionRecord {
+    // Recorded live, `b` answers only after `a` arrived, so that the order is certain …
+    let aArrived = AsyncStream<Void>.makeStream()
+    let store = Store(initialState: TwoLoads.State()) {
+      TwoLoads()
+    } withDependencies: {
+      $0.loadClient = LoadClient { name in
+        if name == "b" { for await _ in aArrived.stream { break } }
+        return name
+      }
+    }
+    let recording = store.startRecording(dependencies: TwoLoads.recorded.recordClients)
+    let observation = store.observe(\.arrivals) { arrivals in
+      if arrivals == ["a"] { aArrived.continuation.yield() }
+    }
+    await store.send(.start).finish()
+    observation.cancel()
+    store.stopRecording()
+    var record = TwoLoads.recorded.record(recording)
+    #expect(record.steps.count == 3)
+    // … then marked as having come back before the first arrival, which a session may show.
+    let b = try #require(record.answers.firstIndex { $0.arguments == [.string("b")] })
+    #expect(record.answers[b].afterStep == 2)
+    record.answers[b].afterStep = 1
+    return record
+  }
+
+  @Test func effectsThatAnswerTogetherAreReducedInTheRecordedOrder() async throws {
+    let record = try await sessionWhereBothAnswersCameBackTogether()
+    // `a`'s effect now takes longer to send: without ordering, `b` would be reduced first.
+    let report = await SessionReplay.replay(
+      record, of: TwoLoads.recorded, reducer: TwoLoads(delayBeforeA: .milliseconds(50)))
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == 3)
+  }
+
+  @Test func anEffectActionOutOfTurnThatNeverGetsOneIsNamed() async throws {
+    var record = try await sessionWhereBothAnswersCameBackTogether()
+    // The record now has `a` twice: the app's `b` is held, and named when `a` does not come.
+    record.steps[2].action = record.steps[1].action
+    let report = await SessionReplay.replay(
+      record, of: TwoLoads.recorded, reducer: TwoLoads(), timeout: .milliseconds(300))
+    let divergence = try #require(report.divergence)
+    #expect(divergence.step == 3)
+    #expect(divergence.message.hasPrefix("the app no longer sends the recorded effect action\n"))
+    #expect(divergence.message.contains("it sends this one instead:"))
+    #expect(divergence.message.contains(#""b""#))
+  }
+}

@@ -430,7 +430,7 @@ let package = Package(
     // The baselines of the server benchmark (Tools/server-benchmark): the limit, a bare
     // Hummingbird route answering a fixed body of the same size; and the hand-written peer, a
     // typed Hummingbird app with the same durability (GRDB, answered after commit), which with
-    // `--floor` is the durable floor: the same commits, no JSON, the limit's fixed answer.
+    // `--floor` is the durable floor: the same commits, no JSON, a fixed answer of the same size.
     .executableTarget(
       name: "limit-server",
       dependencies: [

@@ -85,28 +85,42 @@ extension OpenedStorage {
       visitorData: { visitor in self.clients(owner: Self.owner(visitor)) },
       archive: SessionArchive(
         load: { id in
-          guard let saved = try await storage.savedSession(id: id.rawValue),
-            let visitor = Self.visitor(owning: saved.owner)
-          else { return nil }
-          return SessionArchive.SavedSession(
-            visitor: visitor, revision: saved.revision, state: saved.state)
+          guard let saved = try await storage.savedSession(id: id.rawValue) else { return nil }
+          return Self.archived(saved)
+        },
+        claim: { id, visitor, holder in
+          try await storage.claimSession(
+            id: id.rawValue, owner: Self.owner(visitor), holder: holder
+          ).flatMap(Self.archived)
         },
         save: { entries in
-          try await storage.saveSessions(
+          let refused = try await storage.saveSessions(
             entries.map { id, entry in
               (
                 id: id.rawValue,
                 session: SavedSession(
-                  owner: Self.owner(entry.visitor), revision: entry.revision, state: entry.state)
+                  owner: Self.owner(entry.visitor), revision: entry.revision, state: entry.state,
+                  holder: entry.holder)
               )
             })
+          return Set(refused.compactMap { SessionID($0) })
         },
-        delete: { id in try await storage.deleteSession(id: id.rawValue) },
+        delete: { id, holder in try await storage.deleteSession(id: id.rawValue, heldBy: holder) },
         prune: { date in try await storage.deleteSessions(savedBefore: date) },
         quarantine: { id, reason in
           try await storage.quarantineSession(id: id.rawValue, reason: reason)
         }),
       close: { await self.close() })
+  }
+}
+
+extension OpenedStorage {
+  /// A saved row as the server sees it; `nil` for a row that no visitor owns.
+  private static func archived(_ saved: SavedSession) -> SessionArchive.SavedSession? {
+    visitor(owning: saved.owner).map { visitor in
+      SessionArchive.SavedSession(
+        visitor: visitor, revision: saved.revision, state: saved.state, holder: saved.holder)
+    }
   }
 }
 

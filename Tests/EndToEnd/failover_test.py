@@ -10,6 +10,14 @@ started again, and each instance is killed with SIGKILL in turn: readiness must 
 with the database, and every session must end with at least the count its visitor last saw
 acknowledged. The failover gap (SIGKILL to the first 2xx of each moved session) is printed.
 
+Then sessions move between two instances that both keep running — one taken out of rotation
+while the other stays, and back; an outage after which the instances come back at different
+moments — and a seeded random schedule of kills, database pauses and rotation flaps runs for a
+bounded time (FAILOVER_SEED reruns one, FAILOVER_SECONDS sets its length). The checker, per
+session with one increment in flight at a time: every 2xx shows a count at least one above the
+previous 2xx's, every read at least the highest acknowledged, and the final count is at least
+the highest acknowledged and at most what was sent.
+
 PostgreSQL: a throwaway server started here with Tools/local-postgres (the outage stops it).
 HAProxy: Debian's `haproxy` (Tools/test-all installs it). Everything started here is stopped at
 the end.
@@ -20,8 +28,10 @@ the end.
 import http.client
 import json
 import os
+import random
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -40,9 +50,13 @@ from web_browser_test import (  # noqa: E402
 HAPROXY_CONFIG = """
 global
     maxconn 512
+    # The test takes instances out of rotation and back, as failing health checks would.
+    stats socket {socket} mode 600 level admin
 
 defaults
     mode http
+    # With every instance out of rotation, the balancer's own 503 carries the app's JSON error.
+    errorfile 503 {errorfile}
     timeout connect 1s
     timeout client 60s
     timeout server 60s
@@ -161,9 +175,14 @@ def wait_until(condition, what, seconds=60):
         time.sleep(0.05)
 
 
+ERRORFILE = os.path.join(ROOT, "Apps", "app-server", "deploy", "haproxy-503.http")
+
+
 class Visitor:
     """One API client with its own cookies (the app's and HAProxy's), talking through the
-    balancer; it remembers the highest count any 2xx answer showed it (what it saw kept)."""
+    balancer; it remembers the highest count any 2xx answer showed it (what it saw kept), and
+    checks every answer against it: an acknowledged increment shows at least one more than the
+    previous one, a read at least as much (one increment in flight at a time)."""
 
     def __init__(self, port):
         self.port = port
@@ -172,6 +191,10 @@ class Visitor:
         self.acknowledged = 0
         self.sent = 0
         self.answers = []  # (when, instance) of every 2xx answer
+        self.violations = []
+        self.history = []  # (what, status, count, instance), the last few
+        self.moves = 0
+        self.balancer_503s = 0
 
     def request(self, method, path, body=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -185,14 +208,32 @@ class Visitor:
                                headers=headers)
             response = connection.getresponse()
             text = response.read()
+            before = self.instance
             for header, value in response.getheaders():
                 if header.lower() == "set-cookie":
                     name, _, rest = value.partition("=")
                     self.cookies[name.strip()] = rest.split(";")[0]
+            if before is not None and self.instance != before:
+                self.moves += 1
             answer = json.loads(text) if text and response.status < 300 else None
+            if response.status == 503:
+                # The app's and the balancer's own (no instance in rotation) alike: the app's
+                # JSON error shape, which the page shows in its banner.
+                error = json.loads(text)
+                assert error["status"] == 503 and error["error"], text
+                if error["error"].startswith("Cannot reach the server"):
+                    self.balancer_503s += 1
             if answer is not None and "state" in answer:
                 count = answer["state"]["counters"][0]["count"]
-                self.acknowledged = max(self.acknowledged, count)
+                acting = method == "POST" and path.endswith("/actions")
+                floor = self.acknowledged + (1 if acting else 0)
+                self.history = (self.history + [(path, response.status, count,
+                                                 self.instance)])[-8:]
+                if self.counter is not None and count < floor:
+                    self.violations.append(
+                        f"{method} {path} showed {count}, below {floor}: {self.history}")
+                if acting:
+                    self.acknowledged = max(self.acknowledged, count)
                 self.answers.append((time.monotonic(), self.instance))
             return response.status, answer
         except OSError:
@@ -214,6 +255,16 @@ class Visitor:
         status, answer = self.request("GET", "/api/session/state")
         assert status == 200, status
         return answer["state"]["counters"][0]["count"]
+
+    def final_check(self):
+        """The promise at the end: the count is at least what was acknowledged and at most what
+        was sent, and no answer on the way broke it."""
+        final = self.count()
+        problems = list(self.violations)
+        if not self.acknowledged <= final <= self.sent:
+            problems.append(f"final count {final}, acknowledged {self.acknowledged}, "
+                            f"sent {self.sent}: {self.history}")
+        return problems
 
     @property
     def instance(self):
@@ -268,8 +319,10 @@ def main():
         front = free_port()
         stats = free_port()
         config = os.path.join(folder, "haproxy.cfg")
+        admin_socket = os.path.join(folder, "haproxy.sock")
         with open(config, "w") as file:
-            file.write(HAPROXY_CONFIG.format(port=front, a=ports["a"], b=ports["b"], stats=stats))
+            file.write(HAPROXY_CONFIG.format(port=front, a=ports["a"], b=ports["b"], stats=stats,
+                                             socket=admin_socket, errorfile=ERRORFILE))
         haproxy = subprocess.Popen(["haproxy", "-db", "-f", config],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         url = f"http://127.0.0.1:{front}/"
@@ -442,6 +495,149 @@ def main():
             for line in figures:
                 print("    " + line, flush=True)
             assert lost == 0, lost
+            problems = [problem for visitor in visitors for problem in visitor.violations]
+            assert not problems, "\n".join(problems[:10])
+
+        def admin(command):
+            """A command to HAProxy's runtime API."""
+            with socket.socket(socket.AF_UNIX) as connection:
+                connection.connect(admin_socket)
+                connection.sendall((command + "\n").encode())
+                return connection.recv(65536).decode()
+
+        def out_of_rotation(name):
+            """The balancer stops sending requests to `name`, which keeps running — as when its
+            health checks fail: its visitors' next requests go to the other instance."""
+            admin(f"set server app/{name} state maint")
+            wait_until(lambda: balancer_view(stats)[name] == "MAINT", f"{name} out of rotation")
+
+        def into_rotation(name):
+            admin(f"set server app/{name} state ready")
+            wait_until(lambda: balancer_view(stats)[name] == "UP", f"{name} back in rotation")
+
+        superseded = {"dropped": 0}
+
+        def stale_copies_dropped():
+            """Stale copies dropped so far, on the instances that live and those killed."""
+            return superseded["dropped"] + sum(
+                metric(f"http://127.0.0.1:{port}/", "app_sessions_superseded_total")
+                for name, port in ports.items() if processes[name].poll() is None)
+
+        def kill(name):
+            superseded["dropped"] += metric(f"http://127.0.0.1:{ports[name]}/",
+                                            "app_sessions_superseded_total")
+            processes[name].send_signal(signal.SIGKILL)
+            processes[name].wait(timeout=10)
+
+        def run_visitors(count, schedule, what):
+            """`count` visitors under load while `schedule` runs; then the checker's verdict."""
+            both_instances_up()
+            visitors = [Visitor(front) for _ in range(count)]
+            for visitor in visitors:
+                visitor.start()
+            dropped_before = stale_copies_dropped()
+            with Load(visitors):
+                time.sleep(0.5)
+                extra = schedule(visitors) or []
+                for name in ports:
+                    if processes[name].poll() is not None:
+                        processes[name] = launch_instance(database.url, ports[name], logs[name])
+                    if balancer_view(stats)[name] == "MAINT":
+                        into_rotation(name)
+                both_instances_up()
+                # Some ordinary traffic after the faults, on whichever copy now serves.
+                time.sleep(1)
+            problems = [problem for visitor in visitors for problem in visitor.final_check()]
+            acknowledged = sum(v.acknowledged for v in visitors)
+            figures = [f"{what}: {sum(v.moves for v in visitors)} moves of a session between "
+                       f"instances, {stale_copies_dropped() - dropped_before:.0f} stale copies "
+                       f"dropped, {acknowledged} acknowledged increments, {len(problems)} "
+                       f"broken promises, {sum(v.balancer_503s for v in visitors)} balancer "
+                       f"503s (JSON)"] + extra
+            for line in figures:
+                print("    " + line, flush=True)
+            assert not problems, "\n".join(problems[:10])
+
+        def sessions_move_between_live_instances_and_back():
+            def schedule(visitors):
+                for _ in range(3):
+                    for name in ("a", "b"):
+                        # Every session goes to the other instance, then, once that one is taken
+                        # out in turn, back to this one — whose old copies still run.
+                        out_of_rotation(name)
+                        time.sleep(1)
+                        into_rotation(name)
+                        time.sleep(0.3)
+            run_visitors(16, schedule, "moves between live instances")
+
+        def an_outage_after_which_the_instances_recover_at_different_moments():
+            def schedule(visitors):
+                database.stop_for_a_while()
+                wait_until(lambda: balancer_view(stats) == {"a": "DOWN", "b": "DOWN"},
+                           "HAProxy took both instances out", seconds=15)
+                # a comes back later than b: b takes every session, then a takes them back.
+                out_of_rotation("a")
+                time.sleep(2)
+                database.start_again()
+                wait_until(lambda: balancer_view(stats)["b"] == "UP", "b up again", seconds=30)
+                time.sleep(1.5)
+                into_rotation("a")
+                out_of_rotation("b")
+                time.sleep(1.5)
+                into_rotation("b")
+            run_visitors(16, schedule, "outage, instances back at different moments")
+
+        def a_random_schedule_of_kills_pauses_and_flaps():
+            seed = int(os.environ.get("FAILOVER_SEED") or random.randrange(1 << 32))
+            seconds = float(os.environ.get("FAILOVER_SECONDS") or 40)
+            print(f"    random schedule: seed {seed} (FAILOVER_SEED={seed} reruns it), "
+                  f"{seconds:.0f} s", flush=True)
+            chance = random.Random(seed)
+
+            def schedule(visitors):
+                kills = []
+                events = []
+                end = time.monotonic() + seconds
+                while time.monotonic() < end:
+                    fault = chance.choice(["kill", "pause", "flap", "flap", "rest"])
+                    if fault == "kill":
+                        victim = chance.choice("ab")
+                        moved = [v for v in visitors if v.instance == victim]
+                        killed = time.monotonic()
+                        kill(victim)
+                        kills.append((killed, moved))
+                        time.sleep(chance.uniform(0.2, 2))
+                        processes[victim] = launch_instance(database.url, ports[victim],
+                                                            logs[victim])
+                        events.append(f"kill {victim}")
+                    elif fault == "pause":
+                        pause = chance.uniform(1, 4)
+                        database.stop_for_a_while()
+                        time.sleep(pause)
+                        database.start_again()
+                        events.append(f"pause {pause:.1f} s")
+                    elif fault == "flap":
+                        name = chance.choice("ab")
+                        out = chance.uniform(0.3, 2)
+                        out_of_rotation(name)
+                        time.sleep(out)
+                        into_rotation(name)
+                        events.append(f"flap {name} {out:.1f} s")
+                    else:
+                        time.sleep(chance.uniform(0.3, 1.5))
+                gaps = []
+                for killed, moved in kills:
+                    for visitor in moved:
+                        after = next((when for when, _ in list(visitor.answers) if when > killed),
+                                     None)
+                        if after is not None:
+                            gaps.append(after - killed)
+                extra = ["random schedule: " + ", ".join(events)]
+                if gaps:
+                    extra.append("  after each SIGKILL, from the kill to a moved session's next "
+                                 "2xx: " + gaps_figure(gaps))
+                return extra
+            run_visitors(16, schedule, f"random schedule (seed {seed})")
 
         for name, body in [
             ("a bad DATABASE_URL stops startup with the reason",
@@ -453,6 +649,12 @@ def main():
              a_reload_on_the_survivor_shows_the_same_session),
             ("a PostgreSQL outage under load, then two SIGKILLs: nothing acknowledged is lost",
              a_database_outage_and_two_sigkills_lose_nothing_acknowledged),
+            ("sessions moved between two live instances and back: no stale copy acknowledges",
+             sessions_move_between_live_instances_and_back),
+            ("an outage after which the instances come back at different moments",
+             an_outage_after_which_the_instances_recover_at_different_moments),
+            ("a seeded random schedule of kills, database pauses and rotation flaps",
+             a_random_schedule_of_kills_pauses_and_flaps),
         ]:
             checks.run(name, body)
     except Exception as error:  # noqa: BLE001 - set-up failures count as a failed check

@@ -81,6 +81,7 @@ struct StorageContractTests {
 
   static let migrations = [
     "1 favorites and settings", "2 sessions", "3 session keys", "4 session quarantine",
+    "5 session holder",
   ]
 
   /// An unreadable session is moved aside with its reason, for an operator to recover.
@@ -175,6 +176,52 @@ struct StorageContractTests {
         try await storage.deleteSessions(savedBefore: Date(timeIntervalSinceNow: -3_600)) == 0)
       #expect(try await storage.deleteSessions(savedBefore: Date(timeIntervalSinceNow: 3_600)) == 2)
       #expect(try await storage.savedSession(id: "a") == nil)
+    }
+  }
+
+  /// One copy of a session at a time: a claim makes a copy the session's holder, and from then on
+  /// the storage keeps only that copy's saves — the copy that held it before can no longer
+  /// overwrite what the new one saved, whatever the revisions, nor delete it.
+  @Test(arguments: Backend.available)
+  func onlyTheCopyThatHoldsASessionMaySaveIt(_ backend: Backend) async throws {
+    try await backend.withStorage { open in
+      let storage = try await open()
+      let first = SavedSession(owner: "visitor:a", revision: 3, state: Data("3".utf8), holder: "b")
+      #expect(try await storage.saveSession(first, id: "s"), "a new session is inserted")
+      // Copy "b" saves again: the same holder, a newer revision (and the same one, as a retry
+      // whose acknowledgement was lost does).
+      let fourth = SavedSession(owner: "visitor:a", revision: 4, state: Data("4".utf8), holder: "b")
+      #expect(try await storage.saveSession(fourth, id: "s"))
+      #expect(try await storage.saveSession(fourth, id: "s"))
+      // Another visitor cannot claim it; nothing changes.
+      #expect(try await storage.claimSession(id: "s", owner: "visitor:z", holder: "z") == nil)
+      #expect(try await storage.claimSession(id: "none", owner: "visitor:a", holder: "a") == nil)
+      #expect(try await storage.savedSession(id: "s")?.holder == "b")
+      // Copy "a" (another instance) takes it over: it reads revision 4 and holds the session.
+      let claimed = try await storage.claimSession(id: "s", owner: "visitor:a", holder: "a")
+      #expect(
+        claimed == SavedSession(owner: "visitor:a", revision: 4, state: fourth.state, holder: "a"))
+      // The stale copy "b" is refused, even with a higher revision than anything saved…
+      let stale = SavedSession(owner: "visitor:a", revision: 9, state: Data("9".utf8), holder: "b")
+      #expect(try await storage.saveSession(stale, id: "s") == false)
+      // …in a batch too, where the other sessions are written.
+      let other = SavedSession(owner: "visitor:c", revision: 1, state: Data("c".utf8), holder: "c")
+      #expect(
+        try await storage.saveSessions([(id: "s", session: stale), (id: "t", session: other)])
+          == ["s"])
+      #expect(try await storage.savedSession(id: "t") == other)
+      // The new holder's saves are kept, from the revision it resumed at.
+      let fifth = SavedSession(owner: "visitor:a", revision: 5, state: Data("5".utf8), holder: "a")
+      #expect(try await storage.saveSession(fifth, id: "s"))
+      // An older revision of the holder itself is not written either.
+      let older = SavedSession(owner: "visitor:a", revision: 2, state: Data("2".utf8), holder: "a")
+      #expect(try await storage.saveSession(older, id: "s") == false)
+      #expect(try await open().savedSession(id: "s") == fifth)
+      // The stale copy cannot delete it; its holder can.
+      try await storage.deleteSession(id: "s", heldBy: "b")
+      #expect(try await storage.savedSession(id: "s") == fifth)
+      try await storage.deleteSession(id: "s", heldBy: "a")
+      #expect(try await storage.savedSession(id: "s") == nil)
     }
   }
 }

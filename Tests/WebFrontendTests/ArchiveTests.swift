@@ -175,11 +175,12 @@ struct ArchiveTests {
     let saves = LockIsolated(0)
     let broken = SessionArchive(
       load: { _ in throw ArchiveDown() },
+      claim: { _, _, _ in throw ArchiveDown() },
       save: { _ in
         saves.withValue { $0 += 1 }
         throw ArchiveDown()
       },
-      delete: { _ in throw ArchiveDown() },
+      delete: { _, _ in throw ArchiveDown() },
       prune: { _ in throw ArchiveDown() })
     let registry = makeArchivingRegistry(broken)
     try await makeApplication(registry).test(.router) { client in
@@ -209,8 +210,12 @@ struct ArchiveTests {
   @Test func anArchiveThatHangsHoldsAnAnswerOnlyUntilTheTimeoutAndSaysNotSaved() async throws {
     let hanging = SessionArchive(
       load: { _ in nil },
-      save: { _ in try await Task.sleep(for: .seconds(3_600)) },
-      delete: { _ in },
+      claim: { _, _, _ in nil },
+      save: { _ in
+        try await Task.sleep(for: .seconds(3_600))
+        return []
+      },
+      delete: { _, _ in },
       prune: { _ in 0 })
     let registry = makeArchivingRegistry(hanging, archiveTimeout: .milliseconds(50))
     try await makeApplication(registry).test(.router) { client in
@@ -234,7 +239,8 @@ struct ArchiveTests {
     let stored = SessionArchive.inMemory()
     let quarantined = LockIsolated<[(SessionID, String)]>([])
     let archive = SessionArchive(
-      load: stored.load, save: stored.save, delete: stored.delete, prune: stored.prune,
+      load: stored.load, claim: stored.claim, save: stored.save, delete: stored.delete,
+      prune: stored.prune,
       quarantine: { id, reason in
         quarantined.withValue { $0.append((id, reason)) }
         try await stored.delete(id)

@@ -22,7 +22,7 @@ struct ArchiveWriterTests {
     let written = LockIsolated<[SessionID: [Int]]>([:])
     private let gate = AsyncStream<Void>.makeStream()
 
-    func save(_ entries: [SessionID: SessionArchive.SavedSession]) async throws {
+    func save(_ entries: [SessionID: SessionArchive.SavedSession]) async throws -> Set<SessionID> {
       let isFirst = batches.withValue { batches in
         batches.append(entries.mapValues(\.revision))
         return batches.count == 1
@@ -30,6 +30,7 @@ struct ArchiveWriterTests {
       if isFirst {
         for await _ in gate.stream { break }
       }
+      return []
     }
 
     func release() {
@@ -38,9 +39,13 @@ struct ArchiveWriterTests {
 
     func pending(_ id: SessionID, revision: Int) -> ArchiveWriter.Pending {
       ArchiveWriter.Pending(
-        visitor: VisitorID(), revision: revision, kept: KeptState(ArchiveWriterTests.snapshot),
-        written: { [written] revision, failure in
-          #expect(failure == nil)
+        visitor: VisitorID(), holder: "copy", revision: revision,
+        kept: KeptState(ArchiveWriterTests.snapshot),
+        written: { [written] revision, outcome in
+          guard case .saved = outcome else {
+            Issue.record("not saved: \(outcome)")
+            return
+          }
           written.withValue { $0[id, default: []].append(revision) }
         })
     }
@@ -75,14 +80,18 @@ struct ArchiveWriterTests {
       writer.enqueue(
         id,
         ArchiveWriter.Pending(
-          visitor: VisitorID(), revision: 1, kept: KeptState(ArchiveWriterTests.snapshot),
-          written: { _, failure in
-            failures.withValue { $0[id] = failure.map { "\($0)" } ?? "saved" }
+          visitor: VisitorID(), holder: "copy", revision: 1,
+          kept: KeptState(ArchiveWriterTests.snapshot),
+          written: { _, outcome in
+            failures.withValue { $0[id] = "\(outcome)" }
           }),
         save: { _ in throw ArchiveDown() })
     }
     try await waitUntil { failures.value.count == 2 }
-    #expect(failures.value.values.allSatisfy { $0 == "\(ArchiveDown())" })
+    #expect(
+      failures.value.values.allSatisfy {
+        $0 == "\(ArchiveWriter.Outcome.failed(ArchiveDown()))"
+      })
   }
 
   @Test func anEarlierDeadlineFiresWithoutWaitingForALaterOne() async throws {

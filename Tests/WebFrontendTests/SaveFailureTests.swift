@@ -39,10 +39,15 @@ struct SaveFailureTests {
           if readsHang.withLock({ $0 }) { try await Task.sleep(for: .seconds(3_600)) }
           return try await stored.load(id)
         },
+        claim: { [self] id, visitor, holder in
+          if readsFail.withLock({ $0 }) { throw Unreachable() }
+          if readsHang.withLock({ $0 }) { try await Task.sleep(for: .seconds(3_600)) }
+          return try await stored.claim(id, visitor, holder)
+        },
         save: { [self] entries in
           attempts.withLock { $0 += 1 }
           if isFailing.withLock({ $0 }) { throw Refused() }
-          try await stored.save(entries)
+          return try await stored.save(entries)
         },
         delete: stored.delete, prune: stored.prune)
     }

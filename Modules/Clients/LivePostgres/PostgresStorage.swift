@@ -163,6 +163,13 @@ public final class PostgresStorage: AppStorage {
         """
       ]
     ),
+    (
+      "5 session holder",
+      [
+        // Which running copy of a session may save it (AppStorage.claimSession).
+        "ALTER TABLE session ADD COLUMN holder text NOT NULL DEFAULT ''"
+      ]
+    ),
   ]
 
   /// The lock key that serialises migrations of every instance (any constant would do; this is
@@ -263,44 +270,82 @@ public final class PostgresStorage: AppStorage {
 
   public func savedSession(id: String) async throws -> SavedSession? {
     try await read { client, logger in
-      for try await (owner, revision, state) in try await client.query(
-        "SELECT owner, revision, state FROM session WHERE id = \(SessionKey.of(id))",
+      for try await (owner, revision, state, holder) in try await client.query(
+        "SELECT owner, revision, state, holder FROM session WHERE id = \(SessionKey.of(id))",
         logger: logger
-      ).decode((String, Int, Data).self) {
-        return SavedSession(owner: owner, revision: revision, state: state)
+      ).decode((String, Int, Data, String).self) {
+        return SavedSession(owner: owner, revision: revision, state: state, holder: holder)
       }
       return nil
     }
   }
 
-  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws {
+  public func claimSession(id: String, owner: String, holder: String) async throws
+    -> SavedSession?
+  {
+    // One statement: the row is read and taken over atomically, in one round trip.
+    try await writing { client, logger in
+      for try await (owner, revision, state, holder) in try await client.query(
+        """
+        UPDATE session SET holder = \(holder), saved_at = now()
+        WHERE id = \(SessionKey.of(id)) AND owner = \(owner)
+        RETURNING owner, revision, state, holder
+        """,
+        logger: logger
+      ).decode((String, Int, Data, String).self) {
+        return SavedSession(owner: owner, revision: revision, state: state, holder: holder)
+      }
+      return nil
+    }
+  }
+
+  @discardableResult
+  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws
+    -> Set<String>
+  {
     // One session: one statement, applied atomically in one round trip. Several: one
     // transaction, one statement each, in the order of their ids (two servers saving the same
-    // sessions lock their rows in one order, so they cannot deadlock).
+    // sessions lock their rows in one order, so they cannot deadlock). A statement that leaves
+    // its row as it was returns no row.
     if sessions.count == 1, let (id, session) = sessions.first {
-      try await write(try Self.saving(session, id: id))
-    } else if !sessions.isEmpty {
-      try await transaction { connection, logger in
-        for (id, session) in sessions.sorted(by: { $0.id < $1.id }) {
-          _ = try await connection.query(try Self.saving(session, id: id), logger: logger)
+      return try await write(try Self.saving(session, id: id)) == 0 ? [id] : []
+    }
+    guard !sessions.isEmpty else { return [] }
+    return try await transaction { connection, logger in
+      var refused: Set<String> = []
+      for (id, session) in sessions.sorted(by: { $0.id < $1.id }) {
+        var rows = 0
+        for try await _ in try await connection.query(
+          try Self.saving(session, id: id), logger: logger)
+        {
+          rows += 1
         }
+        if rows == 0 { refused.insert(id) }
       }
+      return refused
     }
   }
 
   private static func saving(_ session: SavedSession, id: String) throws -> PostgresQuery {
     try """
-    INSERT INTO session (id, owner, revision, state)
-    VALUES (\(SessionKey.of(id)), \(session.owner), \(session.revision), \(session.state))
+    INSERT INTO session (id, owner, revision, state, holder)
+    VALUES (\(SessionKey.of(id)), \(session.owner), \(session.revision), \(session.state),
+      \(session.holder))
     ON CONFLICT (id) DO UPDATE SET
       owner = excluded.owner, revision = excluded.revision, state = excluded.state,
       saved_at = now()
-    WHERE session.revision < excluded.revision
+    WHERE session.holder = excluded.holder AND session.revision <= excluded.revision
+    RETURNING 1
     """
   }
 
-  public func deleteSession(id: String) async throws {
-    try await write("DELETE FROM session WHERE id = \(SessionKey.of(id))")
+  public func deleteSession(id: String, heldBy holder: String?) async throws {
+    if let holder {
+      try await write(
+        "DELETE FROM session WHERE id = \(SessionKey.of(id)) AND holder = \(holder)")
+    } else {
+      try await write("DELETE FROM session WHERE id = \(SessionKey.of(id))")
+    }
   }
 
   public func quarantineSession(id: String, reason: String) async throws {
@@ -362,12 +407,26 @@ public final class PostgresStorage: AppStorage {
   }
 
   /// Runs one statement, which PostgreSQL applies atomically without a transaction of ours (one
-  /// round trip instead of three); a task cancelled before it is sent sends nothing.
-  private func write(_ statement: PostgresQuery) async throws {
+  /// round trip instead of three); a task cancelled before it is sent sends nothing. Returns the
+  /// number of rows the statement returned.
+  @discardableResult
+  private func write(_ statement: PostgresQuery) async throws -> Int {
+    try await writing { client, logger in
+      // Read to the end, which gives the connection back to the pool.
+      var rows = 0
+      for try await _ in try await client.query(statement, logger: logger) { rows += 1 }
+      return rows
+    }
+  }
+
+  /// Runs `body`, which sends one statement that writes, with the deadline; a task cancelled
+  /// before it starts sends nothing.
+  private func writing<T: Sendable>(
+    _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T
+  ) async throws -> T {
     try await withDeadline(operationTimeout) { [client, logger] in
       try Task.checkCancellation()
-      // Read to the end, which gives the connection back to the pool.
-      for try await _ in try await client.query(statement, logger: logger) {}
+      return try await body(client, logger)
     }
   }
 

@@ -22,11 +22,24 @@ public protocol AppStorage: Sendable {
   /// The session saved under `id`, if any. A session is stored under ``SessionKey/of(_:)`` of
   /// its id, never under the id itself; every method here takes the id.
   func savedSession(id: String) async throws -> SavedSession?
-  /// Saves the states of several sessions (distinct ids) in one transaction, each unless a newer
-  /// revision of it is saved already (writes that arrive out of order never go back in time).
-  func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws
-  /// Forgets the session saved under `id` (none is fine).
-  func deleteSession(id: String) async throws
+  /// The session saved under `id` for `owner`, made held by `holder` in the same transaction
+  /// (its ``SavedSession/holder`` in the answer is `holder`); `nil`, and nothing changes, when
+  /// none is saved or it belongs to another owner.
+  ///
+  /// This is how a copy of a session takes it over: from then on a save by any other holder is
+  /// refused (``saveSessions(_:)``), so a copy that another one took over can never overwrite
+  /// what the newer copy saved.
+  func claimSession(id: String, owner: String, holder: String) async throws -> SavedSession?
+  /// Saves the states of several sessions (distinct ids) in one transaction. A session's row is
+  /// written when none exists, or when it is held by the same ``SavedSession/holder`` with the
+  /// same or an older revision; otherwise it is left as it is — another copy claimed the
+  /// session, or a newer revision of this copy is saved already. Returns the ids left as they
+  /// were, for which nothing was written.
+  @discardableResult
+  func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws -> Set<String>
+  /// Forgets the session saved under `id` (none is fine); with `holder`, only while that holder
+  /// holds it.
+  func deleteSession(id: String, heldBy holder: String?) async throws
   /// Moves the session saved under `id` out of the way, into the table `session_quarantine`
   /// with `reason` and the time: its state could not be read, and an operator may want to
   /// recover it. Nothing happens when no session is saved under `id`.
@@ -41,9 +54,15 @@ public protocol AppStorage: Sendable {
 }
 
 extension AppStorage {
-  /// Saves one session's state under `id`, unless a newer revision of it is saved already.
-  public func saveSession(_ session: SavedSession, id: String) async throws {
-    try await saveSessions([(id: id, session: session)])
+  /// Saves one session's state under `id` (``saveSessions(_:)``); returns whether it was written.
+  @discardableResult
+  public func saveSession(_ session: SavedSession, id: String) async throws -> Bool {
+    try await saveSessions([(id: id, session: session)]).isEmpty
+  }
+
+  /// Forgets the session saved under `id`, whoever holds it (none is fine).
+  public func deleteSession(id: String) async throws {
+    try await deleteSession(id: id, heldBy: nil)
   }
 }
 
@@ -55,11 +74,16 @@ public struct SavedSession: Equatable, Sendable {
   public var revision: Int
   /// The state, encoded by the server (JSON).
   public var state: Data
+  /// Which running copy of the session saved it, or last claimed it
+  /// (``AppStorage/claimSession(id:owner:holder:)``): only that copy's saves are kept. Empty
+  /// for a row saved before copies were told apart.
+  public var holder: String
 
-  public init(owner: String, revision: Int, state: Data) {
+  public init(owner: String, revision: Int, state: Data, holder: String = "") {
     self.owner = owner
     self.revision = revision
     self.state = state
+    self.holder = holder
   }
 }
 

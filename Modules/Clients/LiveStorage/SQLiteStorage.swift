@@ -128,6 +128,10 @@ public final class SQLiteStorage: AppStorage {
           );
           """)
     }
+    migrator.registerMigration("5 session holder") { db in
+      // Which running copy of a session may save it (AppStorage.claimSession).
+      try db.execute(sql: "ALTER TABLE session ADD COLUMN holder TEXT NOT NULL DEFAULT ''")
+    }
     return migrator
   }
 
@@ -185,35 +189,69 @@ public final class SQLiteStorage: AppStorage {
   public func savedSession(id: String) async throws -> SavedSession? {
     try await access { db in
       try Row.fetchOne(
-        db, sql: "SELECT owner, revision, state FROM session WHERE id = ?",
+        db, sql: "SELECT owner, revision, state, holder FROM session WHERE id = ?",
         arguments: [SessionKey.of(id)]
-      ).map { SavedSession(owner: $0["owner"], revision: $0["revision"], state: $0["state"]) }
+      ).map(Self.savedSession)
     }
   }
 
-  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws {
-    guard !sessions.isEmpty else { return }
+  public func claimSession(id: String, owner: String, holder: String) async throws
+    -> SavedSession?
+  {
     try await access(writing: true) { db in
+      try Row.fetchOne(
+        db,
+        sql: """
+          UPDATE session SET holder = ?, saved_at = ? WHERE id = ? AND owner = ?
+          RETURNING owner, revision, state, holder
+          """,
+        arguments: [holder, Date().timeIntervalSince1970, SessionKey.of(id), owner]
+      ).map(Self.savedSession)
+    }
+  }
+
+  private static func savedSession(_ row: Row) -> SavedSession {
+    SavedSession(
+      owner: row["owner"], revision: row["revision"], state: row["state"], holder: row["holder"])
+  }
+
+  @discardableResult
+  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws
+    -> Set<String>
+  {
+    guard !sessions.isEmpty else { return [] }
+    return try await access(writing: true) { db in
       let savedAt = Date().timeIntervalSince1970
       let statement = try db.cachedStatement(
         sql: """
-          INSERT INTO session (id, owner, revision, state, saved_at) VALUES (?, ?, ?, ?, ?)
+          INSERT INTO session (id, owner, revision, state, holder, saved_at)
+          VALUES (?, ?, ?, ?, ?, ?)
           ON CONFLICT (id) DO UPDATE SET
             owner = excluded.owner, revision = excluded.revision, state = excluded.state,
             saved_at = excluded.saved_at
-          WHERE session.revision < excluded.revision
+          WHERE session.holder = excluded.holder AND session.revision <= excluded.revision
           """)
+      var refused: Set<String> = []
       for (id, session) in sessions {
         try statement.execute(arguments: [
-          SessionKey.of(id), session.owner, session.revision, session.state, savedAt,
+          SessionKey.of(id), session.owner, session.revision, session.state, session.holder,
+          savedAt,
         ])
+        if db.changesCount == 0 { refused.insert(id) }
       }
+      return refused
     }
   }
 
-  public func deleteSession(id: String) async throws {
+  public func deleteSession(id: String, heldBy holder: String?) async throws {
     try await access(writing: true) { db in
-      try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [SessionKey.of(id)])
+      if let holder {
+        try db.execute(
+          sql: "DELETE FROM session WHERE id = ? AND holder = ?",
+          arguments: [SessionKey.of(id), holder])
+      } else {
+        try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [SessionKey.of(id)])
+      }
     }
   }
 

@@ -56,6 +56,16 @@ extension APIError {
       headers: [.retryAfter: "5"])
   }
 
+  /// The copy of the session that applied the action was stale: another copy (on another
+  /// instance) had taken the session over, so nothing it did is kept. It is dropped; the next
+  /// request resumes what the storage holds.
+  static var superseded: Self {
+    APIError(
+      .serviceUnavailable,
+      "not saved: this session moved to another server meanwhile, and this change was made on an out-of-date copy; try again",
+      headers: [.retryAfter: "1"])
+  }
+
   /// Recording routes on a server started without `--allow-recording` (or an app that cannot be
   /// recorded).
   static var recordingOff: Self {

@@ -9,14 +9,10 @@ public struct WebRequestContext: RequestContext, RemoteAddressRequestContext {
   public var coreContext: CoreRequestContextStorage
   /// The address of the connection's peer: the client, or the proxy in front of it.
   public let remoteAddress: SocketAddress?
-  /// Completes when the request's connection closes — for a response that never ends by itself
-  /// (an event stream), the only sign that its client has gone.
-  let connectionClosed: EventLoopFuture<Void>?
 
   public init(source: ApplicationRequestContextSource) {
     self.coreContext = .init(source: source)
     self.remoteAddress = source.channel.remoteAddress
-    self.connectionClosed = source.channel.closeFuture
   }
 
   /// Who sent the request, for per-client limits: the peer's IP address, or — when the peer is

@@ -190,7 +190,9 @@ public enum WebRoutes {
       // The browser's session, when its cookie names one that lives (or can be resumed), is
       // answered as it is: a page opens with this one request, whether or not it has a session.
       if let id = try? sessionID(of: request) {
-        try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
+        try await registry.resume(
+          id, visitor: visitor(of: request), confirmingCurrent: true,
+          logger: context.logger)
         if let snapshot = try? registry.snapshot(of: id) { return json(snapshot) }
       }
       let client = try limits.admitSessionCreation(request, context: context)
@@ -208,7 +210,9 @@ public enum WebRoutes {
     routes.on("/api/session/state", .get) { request, context in
       let id = try sessionID(of: request)
       try limits.admitRead(request, context: context)
-      try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
+      try await registry.resume(
+        id, visitor: visitor(of: request), confirmingCurrent: true,
+        logger: context.logger)
       return json(try registry.snapshot(of: id))
     }
 
@@ -246,7 +250,7 @@ public enum WebRoutes {
       }
       let snapshot: Snapshot
       do throws(APIError) {
-        snapshot = try await registry.perform(action, in: id)
+        snapshot = try await registry.perform(action, in: id, visitor: visitor(of: request))
       } catch {
         metrics.action(action.type, result: ServerMetrics.reason(Int(error.status.code)))
         throw error
@@ -267,14 +271,11 @@ public enum WebRoutes {
       let id = try sessionID(of: request)
       let stream = try limits.openEventStream(request, context: context)
       let events: AsyncStream<SessionEvent>
+      let end: @Sendable () -> Void
       do {
-        try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
-        let subscription = try registry.subscribe(to: id)
-        events = subscription.events
-        // A client that goes away is noticed when its connection closes, not only when the
-        // next write to it fails (which could be a keep-alive half a minute later): the stream
-        // ends, and its slots in the limits are free at once.
-        context.connectionClosed?.whenComplete { _ in subscription.end() }
+        try await registry.resume(
+          id, visitor: visitor(of: request), confirmingCurrent: true, logger: context.logger)
+        (events, end) = try registry.subscribe(to: id)
       } catch {
         stream.close()
         throw error
@@ -289,10 +290,19 @@ public enum WebRoutes {
           defer {
             metrics.eventStreamsOpen.decrement()
             stream.close()
+            end()
           }
-          try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
-          for await event in events {
-            try await writer.write(ByteBuffer(bytes: ServerSentEvents.encode(event)))
+          // A client that goes away is noticed when its side of the connection closes (a
+          // browser's reload, a closed tab, a balancer passing either on), not when a later
+          // write to it fails — which could be a keep-alive half a minute on: the stream ends
+          // at once, and its slots in the limits are free.
+          try await request.body.consumeWithInboundCloseHandler { _ in
+            try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+            for await event in events {
+              try await writer.write(ByteBuffer(bytes: ServerSentEvents.encode(event)))
+            }
+          } onInboundClosed: {
+            end()
           }
           try await writer.finish(nil)
         })

@@ -32,6 +32,7 @@ public final class ServerMetrics: Sendable {
   let savesRetried: Counter
   let oldestUnsavedAge: Gauge
   let sessionsQuarantined: Counter
+  let sessionsSuperseded: Counter
   /// The writer's counts already added to the two counters.
   private let savesReported = Mutex<(failed: Int, retried: Int)>((0, 0))
   /// The duration histogram of every known route and method, and of `other`, made once: a
@@ -83,6 +84,12 @@ public final class ServerMetrics: Sendable {
       descriptor: .init(
         namespace: "app", metricName: "sessions_quarantined", unitName: "total",
         helpText: "Saved sessions whose state could not be read, set aside for an operator."))
+    sessionsSuperseded = registry.makeCounter(
+      descriptor: .init(
+        namespace: "app", metricName: "sessions_superseded", unitName: "total",
+        helpText:
+          "Stale copies of sessions dropped because another copy (another instance) had taken them over."
+      ))
     var durationHistograms: [String: [String: DurationHistogram]] = [:]
     for (route, methods) in WebRoutes.routes(page: page) {
       for method in methods.map(\.rawValue) {

@@ -12,7 +12,9 @@ import Synchronization
 /// one (a session releases the waiters of every revision up to the one written). Each session
 /// hears when its state is written (or failed to be), with the revision.
 ///
-/// A write that fails is tried again — after 50 ms, then twice as long each time up to 2 s —
+/// A write that fails is tried again — after 50 ms, then twice as long each time up to 250 ms,
+/// so that an instance notices within a quarter of a second that its database is back (and its
+/// readiness recovers as soon) —
 /// until it succeeds or the session is forgotten (``forget(_:)``), newest state first: a state
 /// that failed waits with the states handed over since, and a newer one of its session replaces
 /// it. So whatever a session showed is in the database once the database takes writes again,
@@ -22,15 +24,26 @@ final class ArchiveWriter: Sendable {
   /// A session's state waiting to be written.
   struct Pending: Sendable {
     let visitor: VisitorID
+    /// The copy of the session that handed it over (``SessionArchive/SavedSession/holder``).
+    let holder: String
     let revision: Int
     /// What of the state is saved; written as JSON when its turn comes.
     let kept: KeptState
-    /// Called once the state is written (`nil`) or could not be (the error), with its revision;
-    /// after a failure, again for each later try.
-    let written: @Sendable (_ revision: Int, _ failure: (any Error)?) -> Void
+    /// Called once the state is written, could not be (after a failure, again for each later
+    /// try), or was refused because another copy holds the session, with its revision.
+    let written: @Sendable (_ revision: Int, _ outcome: Outcome) -> Void
     /// Since when the session has had a state that is not saved: kept from the state this one
     /// replaced, if that was not saved either.
     var unsavedSince: ContinuousClock.Instant = .now
+  }
+
+  /// What became of a write of a session's state.
+  enum Outcome: Sendable {
+    case saved
+    /// The write failed; it is tried again.
+    case failed(any Error)
+    /// The storage left the session as it was: another copy holds it now. Not tried again.
+    case superseded
   }
 
   /// Whether writes succeed, as readiness and metrics read it.
@@ -48,7 +61,7 @@ final class ArchiveWriter: Sendable {
 
   /// The pause before the first retry, and the longest pause between two.
   static let firstRetryDelay: Duration = .milliseconds(50)
-  static let longestRetryDelay: Duration = .seconds(2)
+  static let longestRetryDelay: Duration = .milliseconds(250)
 
   private struct State {
     var pending: [SessionID: Pending] = [:]
@@ -66,17 +79,27 @@ final class ArchiveWriter: Sendable {
 
   /// Hands a session's newest state to the writer; writes at once when no write is on its way,
   /// with the next write otherwise. It replaces the state of that session still waiting, if
-  /// any (whose waiters the newer revision releases); an older revision than the one waiting is
-  /// ignored.
+  /// any (whose waiters the newer revision releases); an older revision of the same copy than
+  /// the one waiting is ignored. A state of another copy of the session (one that resumed it
+  /// after the copy of the waiting state was dropped) replaces the waiting one whatever its
+  /// revision: the waiting one is refused as superseded.
   func enqueue(
     _ id: SessionID, _ entry: Pending,
-    save: @escaping @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Void
+    save:
+      @escaping @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Set<
+        SessionID
+      >
   ) {
     var entry = entry
+    var replaced: Pending?
     let startsWriting = state.withLock { state -> Bool in
       if let waiting = state.pending[id] {
-        if waiting.revision >= entry.revision { return false }
-        entry.unsavedSince = min(entry.unsavedSince, waiting.unsavedSince)
+        if waiting.holder != entry.holder {
+          replaced = waiting
+        } else {
+          if waiting.revision >= entry.revision { return false }
+          entry.unsavedSince = min(entry.unsavedSince, waiting.unsavedSince)
+        }
       }
       if let writing = state.writing[id] { entry.unsavedSince = min(entry.unsavedSince, writing) }
       state.forgotten.remove(id)
@@ -85,6 +108,7 @@ final class ArchiveWriter: Sendable {
       state.isWriting = true
       return true
     }
+    replaced.map { $0.written($0.revision, .superseded) }
     if startsWriting {
       Task { await self.write(with: save) }
     }
@@ -111,7 +135,7 @@ final class ArchiveWriter: Sendable {
   /// Writes what waits, one batch at a time, until nothing does; a failed batch waits with what
   /// came since and is tried again after a pause.
   private func write(
-    with save: @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Void
+    with save: @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Set<SessionID>
   ) async {
     var delay = Self.firstRetryDelay
     while let batch = nextBatch() {
@@ -121,23 +145,28 @@ final class ArchiveWriter: Sendable {
         do {
           entries[id] = SessionArchive.SavedSession(
             visitor: pending.visitor, revision: pending.revision,
-            state: try pending.kept.encode())
+            state: try pending.kept.encode(), holder: pending.holder)
         } catch {
-          pending.written(pending.revision, error)
+          pending.written(pending.revision, .failed(error))
         }
       }
       var failure: (any Error)?
+      var refused: Set<SessionID> = []
       if !entries.isEmpty {
         do {
-          try await save(entries)
+          refused = try await save(entries)
         } catch {
           failure = error
         }
       }
       let written = batch.filter { entries[$0.key] != nil }
       settle(written, failure: failure)
-      for pending in written.values {
-        pending.written(pending.revision, failure)
+      for (id, pending) in written {
+        let outcome: Outcome =
+          if let failure { .failed(failure) } else if refused.contains(id) {
+            .superseded
+          } else { .saved }
+        pending.written(pending.revision, outcome)
       }
       if failure == nil {
         delay = Self.firstRetryDelay
@@ -166,6 +195,9 @@ final class ArchiveWriter: Sendable {
       for (id, pending) in batch where !state.forgotten.contains(id) {
         state.health.retriedSaves += 1
         if var newer = state.pending[id] {
+          // A newer copy's state replaces a failed one of the copy it superseded (which was
+          // dropped before the newer copy could resume the session).
+          guard newer.holder == pending.holder else { continue }
           newer.unsavedSince = min(newer.unsavedSince, pending.unsavedSince)
           state.pending[id] = newer
         } else {

@@ -72,6 +72,9 @@ final class Session: Sendable {
     /// Whether a write failed since every state was last saved: the page then heard "not
     /// saved", and hears ``SessionEvent/saved(revision:)`` once everything is.
     var hasFailed = false
+    /// Whether the storage refused a write because another copy of the session holds it now:
+    /// nothing this copy does is saved any more, and it is dropped.
+    var isSuperseded = false
     var waiters: [Int: Waiter] = [:]
     var nextWaiterID = 0
   }
@@ -91,6 +94,9 @@ final class Session: Sendable {
     case failed(String)
     /// Not written within the request's time.
     case timedOut
+    /// Never to be written: another copy of the session (on another instance, or resumed here
+    /// after a move) took it over; this copy is stale.
+    case superseded
   }
 
   /// How the session begins: new, or resumed from what its archive saved.
@@ -100,9 +106,15 @@ final class Session: Sendable {
   }
 
   private let beginning: Beginning
-  /// Twelve letters and digits: kept inline, no allocation.
-  private let generation: String
+  /// This copy of the session, among every copy that ever ran (created, or resumed here or on
+  /// another instance): the snapshots' generation, and the holder its saves carry
+  /// (``SessionArchive/SavedSession/holder``). Twelve letters and digits: kept inline, no
+  /// allocation.
+  let generation: String
   private let logger: Logger
+  /// Called once when the storage refuses a save of this copy because another copy holds the
+  /// session: the registry drops it.
+  private let superseded: @Sendable (Session) -> Void
 
   init(
     id: SessionID,
@@ -111,16 +123,19 @@ final class Session: Sendable {
     now: ContinuousClock.Instant,
     beginning: Beginning = .new,
     archive: (SessionArchive, VisitorID)? = nil,
+    generation: String = Session.newGeneration(),
     logger: Logger = Logger(label: "web-frontend.sessions"),
     app: WebApp,
-    dependencies: @escaping DependencyOverrides
+    dependencies: @escaping DependencyOverrides,
+    superseded: @escaping @Sendable (Session) -> Void = { _ in }
   ) {
     self.id = id
     self.network = network
     self.logName = "#\(serial)"
     self.beginning = beginning
     self.logger = logger
-    self.generation = String(SessionID().rawValue.prefix(12))
+    self.generation = generation
+    self.superseded = superseded
     let driver = app.makeDriver(dependencies)
     var baseRevision = 0
     // A resumed session's saved state is its last one kept: the same state is not written again.
@@ -136,6 +151,11 @@ final class Session: Sendable {
             archive: archive, visitor: visitor, last: archived, requestedRevision: baseRevision,
             savedRevision: baseRevision)
         }))
+  }
+
+  /// A name for a new copy of a session: twelve random hexadecimal digits.
+  static func newGeneration() -> String {
+    String(SessionID().rawValue.prefix(12))
   }
 
   /// Loads what the visitor kept (favorites, settings) — after putting back the saved state of a
@@ -383,20 +403,24 @@ final class Session: Sendable {
       throw APIError.notSaved("the storage refused the write (\(reason.prefix(120)))")
     case .timedOut:
       throw APIError.notSaved("the storage did not confirm the write in time")
+    case .superseded:
+      throw APIError.superseded
     }
   }
 
   /// Returns once every state handed to the archive so far is saved, a write of one failed, or
   /// after `timeout`; `.saved` at once without an archive.
   func waitUntilArchived(timeout: Duration) async -> SaveOutcome {
-    let isSaved = bookkeeping.withLock { state in
-      state.archiving.map { $0.savedRevision >= $0.requestedRevision } ?? true
+    let isSaved = bookkeeping.withLock { state -> SaveOutcome? in
+      guard let archiving = state.archiving else { return .saved }
+      if archiving.isSuperseded { return .superseded }
+      return archiving.savedRevision >= archiving.requestedRevision ? .saved : nil
     }
-    guard !isSaved else { return .saved }
+    if let isSaved { return isSaved }
     return await withCheckedContinuation {
       (continuation: CheckedContinuation<SaveOutcome, Never>) in
       let waiting = bookkeeping.withLock { state -> (id: Int, timeouts: Timeouts)? in
-        guard var archiving = state.archiving,
+        guard var archiving = state.archiving, !archiving.isSuperseded,
           archiving.savedRevision < archiving.requestedRevision
         else { return nil }
         let waiterID = archiving.nextWaiterID
@@ -407,7 +431,8 @@ final class Session: Sendable {
         return (waiterID, archiving.archive.writer.timeouts)
       }
       guard let (waiterID, timeouts) = waiting else {
-        continuation.resume(returning: .saved)
+        let superseded = bookkeeping.withLock { $0.archiving?.isSuperseded ?? false }
+        continuation.resume(returning: superseded ? .superseded : .saved)
         return
       }
       let timeout = timeouts.add(after: timeout) { [weak self] in
@@ -425,17 +450,27 @@ final class Session: Sendable {
     }
   }
 
-  /// Called by the archive's writer when the state of `revision` is saved, or failed to be. Only
-  /// a confirmed write moves the saved revision; a failed one releases the requests that waited
-  /// for it (or for an earlier state) with the failure, while the writer tries again.
-  private func archiveWritten(revision: Int, failure: (any Error)?) {
-    if let failure {
+  /// Called by the archive's writer when the state of `revision` is saved, failed to be, or was
+  /// refused because another copy holds the session. Only a confirmed write moves the saved
+  /// revision; a failed one releases the requests that waited for it (or for an earlier state)
+  /// with the failure, while the writer tries again; a refused one releases every request, and
+  /// the copy is dropped.
+  private func archiveWritten(revision: Int, outcome: ArchiveWriter.Outcome) {
+    let failure: (any Error)?
+    switch outcome {
+    case .saved:
+      failure = nil
+    case .failed(let error):
+      failure = error
       logger.warning(
         "Session state not saved; trying again",
-        metadata: ["session": "\(logName)", "error": "\(failure.localizedDescription)"])
+        metadata: ["session": "\(logName)", "error": "\(error.localizedDescription)"])
+    case .superseded:
+      supersede()
+      return
     }
     let (released, timeouts) = bookkeeping.withLock { state -> ([Waiter], Timeouts?) in
-      guard var archiving = state.archiving else { return ([], nil) }
+      guard var archiving = state.archiving, !archiving.isSuperseded else { return ([], nil) }
       defer { state.archiving = archiving }
       if failure == nil { archiving.savedRevision = max(archiving.savedRevision, revision) }
       if failure != nil {
@@ -456,6 +491,33 @@ final class Session: Sendable {
       if let timeout = waiter.timeout { timeouts?.remove(timeout) }
       waiter.continuation.resume(returning: outcome)
     }
+  }
+
+  /// Marks this copy stale — another copy of the session holds it now — releases every request
+  /// waiting for a save with ``SaveOutcome/superseded``, and has the registry drop it. Once.
+  private func supersede() {
+    let released = bookkeeping.withLock { state -> ([Waiter], Timeouts)? in
+      guard var archiving = state.archiving, !archiving.isSuperseded else { return nil }
+      defer { state.archiving = archiving }
+      archiving.isSuperseded = true
+      let waiters = Array(archiving.waiters.values)
+      archiving.waiters = [:]
+      return (waiters, archiving.archive.writer.timeouts)
+    }
+    guard let (waiters, timeouts) = released else { return }
+    logger.notice(
+      "Session taken over by another copy; this one is dropped", metadata: ["session": "\(logName)"]
+    )
+    for waiter in waiters {
+      if let timeout = waiter.timeout { timeouts.remove(timeout) }
+      waiter.continuation.resume(returning: .superseded)
+    }
+    superseded(self)
+  }
+
+  /// Whether the storage refused a save of this copy because another copy holds the session.
+  var isSuperseded: Bool {
+    bookkeeping.withLock { $0.archiving?.isSuperseded ?? false }
   }
 
   /// Opens an event stream: the current state first, then every change. Finishing the stream's
@@ -541,7 +603,7 @@ final class Session: Sendable {
       for subscriber in bookkeeping.subscribers.values {
         subscriber.yield(.state(snapshot))
       }
-      guard var archiving = bookkeeping.archiving else { return nil }
+      guard var archiving = bookkeeping.archiving, !archiving.isSuperseded else { return nil }
       let kept = keptState()
       if let last = archiving.last, kept.isSame(as: last) { return nil }
       defer { bookkeeping.archiving = archiving }
@@ -550,9 +612,10 @@ final class Session: Sendable {
       return (
         archiving.archive,
         ArchiveWriter.Pending(
-          visitor: archiving.visitor, revision: snapshot.revision, kept: kept,
-          written: { [weak self] revision, failure in
-            self?.archiveWritten(revision: revision, failure: failure)
+          visitor: archiving.visitor, holder: generation, revision: snapshot.revision,
+          kept: kept,
+          written: { [weak self] revision, outcome in
+            self?.archiveWritten(revision: revision, outcome: outcome)
           })
       )
     }

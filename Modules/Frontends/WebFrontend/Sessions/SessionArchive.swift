@@ -13,6 +13,14 @@ import Synchronization
 /// survives a crash. A request naming a session this process does not have looks it
 /// up here, and resumes it only for the visitor it belongs to.
 ///
+/// **One copy at a time.** Each running copy of a session (a ``Session``: created here, or
+/// resumed by this or another instance) has a holder name of its own. Resuming claims the saved
+/// session for the new copy in the same transaction that reads it (``claim``), and a save is
+/// kept only while its copy still holds the session (``save``). So when a session moves to
+/// another instance and back while both run, the copy left behind cannot acknowledge anything:
+/// its next save is refused, and it drops itself (``SessionRegistry``), and the next request
+/// resumes the state the database holds.
+///
 /// The executable provides the storage (`app-server` uses the same database as favorites and
 /// settings); ``inMemory()`` serves tests.
 public struct SessionArchive: Sendable {
@@ -25,21 +33,33 @@ public struct SessionArchive: Sendable {
     public var revision: Int
     /// What the app keeps of the state, as JSON.
     public var state: Data
+    /// Which running copy of the session holds it: the only one whose saves are kept. A copy
+    /// takes a session over with ``SessionArchive/claim``.
+    public var holder: String
 
-    public init(visitor: VisitorID, revision: Int, state: Data) {
+    public init(visitor: VisitorID, revision: Int, state: Data, holder: String = "") {
       self.visitor = visitor
       self.revision = revision
       self.state = state
+      self.holder = holder
     }
   }
 
-  /// The session saved under an id, if any.
+  /// The session saved under an id, if any, as it is: who holds it is not changed.
   public var load: @Sendable (_ session: SessionID) async throws -> SavedSession?
-  /// Saves several sessions in one transaction, each unless a newer revision of its
-  /// session is saved already.
-  public var save: @Sendable (_ sessions: [SessionID: SavedSession]) async throws -> Void
-  /// Forgets a session (the visitor ended it, or it expired).
-  public var delete: @Sendable (_ session: SessionID) async throws -> Void
+  /// Takes over the session saved under an id for a visitor: the saved session, now held by
+  /// `holder`, in one transaction — from then on the storage refuses the saves of the copy that
+  /// held it before. `nil` (and nothing changes) when none is saved for that visitor.
+  public var claim:
+    @Sendable (_ session: SessionID, _ visitor: VisitorID, _ holder: String) async throws ->
+      SavedSession?
+  /// Saves several sessions in one transaction: each unless another copy holds its session (it
+  /// claimed it) or a newer revision of it is saved already. Returns the sessions not written
+  /// for that reason.
+  public var save: @Sendable (_ sessions: [SessionID: SavedSession]) async throws -> Set<SessionID>
+  /// Forgets a session (the visitor ended it, or it expired) — with a holder, only while that
+  /// copy holds it, so a stale copy that expires does not delete what a newer one saved.
+  public var delete: @Sendable (_ session: SessionID, _ holder: String?) async throws -> Void
   /// Forgets every session saved before a date; returns how many.
   public var prune: @Sendable (_ savedBefore: Date) async throws -> Int
   /// Sets aside a session whose saved state cannot be read, with the reason, where an operator
@@ -50,38 +70,68 @@ public struct SessionArchive: Sendable {
 
   public init(
     load: @escaping @Sendable (SessionID) async throws -> SavedSession?,
-    save: @escaping @Sendable ([SessionID: SavedSession]) async throws -> Void,
-    delete: @escaping @Sendable (SessionID) async throws -> Void,
+    claim: @escaping @Sendable (SessionID, VisitorID, String) async throws -> SavedSession?,
+    save: @escaping @Sendable ([SessionID: SavedSession]) async throws -> Set<SessionID>,
+    delete: @escaping @Sendable (SessionID, String?) async throws -> Void,
     prune: @escaping @Sendable (Date) async throws -> Int,
     quarantine: (@Sendable (SessionID, String) async throws -> Void)? = nil
   ) {
     self.load = load
+    self.claim = claim
     self.save = save
     self.delete = delete
     self.prune = prune
-    self.quarantine = quarantine ?? { id, _ in try await delete(id) }
+    self.quarantine = quarantine ?? { id, _ in try await delete(id, nil) }
   }
 
-  /// Saves one session, unless a newer revision of it is saved already.
-  public func save(_ id: SessionID, _ session: SavedSession) async throws {
-    try await save([id: session])
+  /// Saves one session (``save``); returns whether it was written.
+  @discardableResult
+  public func save(_ id: SessionID, _ session: SavedSession) async throws -> Bool {
+    try await save([id: session]).isEmpty
+  }
+
+  /// Forgets a session, whoever holds it.
+  public func delete(_ id: SessionID) async throws {
+    try await delete(id, nil)
   }
 
   /// An archive in this process's memory: what a restart of the registry (not of the process)
-  /// resumes from. For tests.
+  /// resumes from, or what two registries in one process share as two instances share a
+  /// database. For tests.
   public static func inMemory() -> SessionArchive {
     let entries = Mutex<[SessionID: (entry: SavedSession, savedAt: Date)]>([:])
     return SessionArchive(
       load: { id in entries.withLock { $0[id]?.entry } },
-      save: { batch in
+      claim: { id, visitor, holder in
         entries.withLock { entries in
-          for (id, entry) in batch {
-            if let saved = entries[id], saved.entry.revision >= entry.revision { continue }
-            entries[id] = (entry, Date())
-          }
+          guard var saved = entries[id], saved.entry.visitor == visitor else { return nil }
+          saved.entry.holder = holder
+          saved.savedAt = Date()
+          entries[id] = saved
+          return saved.entry
         }
       },
-      delete: { id in entries.withLock { _ = $0.removeValue(forKey: id) } },
+      save: { batch in
+        entries.withLock { entries in
+          var refused: Set<SessionID> = []
+          for (id, entry) in batch {
+            if let saved = entries[id],
+              saved.entry.holder != entry.holder || saved.entry.revision > entry.revision
+            {
+              refused.insert(id)
+              continue
+            }
+            entries[id] = (entry, Date())
+          }
+          return refused
+        }
+      },
+      delete: { id, holder in
+        entries.withLock { entries in
+          if let holder, entries[id]?.entry.holder != holder { return }
+          entries[id] = nil
+        }
+      },
       prune: { date in
         entries.withLock { entries in
           let old = entries.filter { $0.value.savedAt < date }.keys

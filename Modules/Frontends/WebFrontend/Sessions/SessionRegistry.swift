@@ -164,6 +164,11 @@ public final class SessionRegistry: Sendable {
     lookUp(id)?.snapshot?.state
   }
 
+  /// The name of the live copy of a session here (the holder its saves carry), if it is live.
+  func holder(of id: SessionID) -> String? {
+    table.withLock { $0.sessions[id]?.generation }
+  }
+
   /// The number of event streams open on a session (0 for an unknown session).
   public func eventStreamCount(of id: String) -> Int {
     lookUp(id)?.subscriberCount ?? 0
@@ -188,17 +193,31 @@ public final class SessionRegistry: Sendable {
   }
 
   /// Makes sure the session `id` is live here: a session this registry does not have, but the
-  /// archive saved for this `visitor`, is resumed (a restart, or another instance served it). A
-  /// session saved for another visitor is not. Throws 503 when the archive cannot be read.
+  /// archive saved for this `visitor`, is resumed (a restart, or another instance served it) —
+  /// claimed for the new copy in the same transaction that reads it, so the copy that ran it
+  /// before can no longer save anything. A session saved for another visitor is not. Throws 503
+  /// when the archive cannot be read or does not answer within the archive timeout.
+  ///
+  /// With `confirmingCurrent` (a read of the state, an event stream), a session that is live
+  /// here is first checked against the archive: if another copy holds it now (it moved to
+  /// another instance and came back), this copy is stale and is dropped, and the session is
+  /// resumed from what the archive holds — so no answer shows a stale copy's state. When the
+  /// archive does not answer the check, the live copy is used. Actions need no check: a stale
+  /// copy's save is refused (``perform(_:in:visitor:now:)``).
   ///
   /// `visitor` is read only when the session is not live (the request's cookies are parsed again
   /// for it): a live session, every request's case, pays nothing for it.
   func resume(
-    _ id: String, visitor: @autoclosure () -> VisitorID?, now: ContinuousClock.Instant = .now,
-    logger: Logger? = nil
+    _ id: String, visitor: @autoclosure () -> VisitorID?, confirmingCurrent: Bool = false,
+    now: ContinuousClock.Instant = .now, logger: Logger? = nil
   ) async throws(APIError) {
     let logger = logger ?? self.logger
     guard let archive, let sessionID = SessionID(id) else { return }
+    if confirmingCurrent, let live = table.withLock({ $0.sessions[sessionID] }),
+      await isStale(live, in: archive)
+    {
+      drop(live, logger: logger)
+    }
     let resuming = try table.withLock { table throws(APIError) -> Task<Resumption, Never>? in
       guard table.sessions[sessionID] == nil else { return nil }
       // Draining: the visitor's next try reaches another instance, which resumes the session.
@@ -220,6 +239,33 @@ public final class SessionRegistry: Sendable {
     }
   }
 
+  /// Whether another copy of `session` holds it in the archive now. `false` when the archive
+  /// has no row for it (a new session not yet saved) or does not answer in time.
+  private func isStale(_ session: Session, in archive: SessionArchive) async -> Bool {
+    let saved = await Deadline.run(configuration.storageProbeTimeout) {
+      try await archive.load(session.id)
+    }
+    guard case .success(let saved?)? = saved else { return false }
+    return saved.holder != session.generation
+  }
+
+  /// Removes a stale copy of a session (another copy holds the session now) from the table, if
+  /// it is still there, and ends it: its event streams close (their pages reconnect and get the
+  /// current state), its effects are cancelled. Its saved state stays: it is the other copy's.
+  private func drop(_ session: Session, logger: Logger) {
+    let removed = table.withLock { table in
+      guard table.sessions[session.id] === session else { return false }
+      table.sessions[session.id] = nil
+      return true
+    }
+    guard removed else { return }
+    session.end()
+    metrics.sessionsSuperseded.increment()
+    logger.notice(
+      "Stale copy of a session dropped (another copy holds it)",
+      metadata: ["session": "\(session.logName)"])
+  }
+
   /// How a resume ended, for every request that waited for it.
   enum Resumption: Sendable {
     /// The session is live, or there was nothing (for this visitor) to resume.
@@ -233,18 +279,30 @@ public final class SessionRegistry: Sendable {
     _ now: ContinuousClock.Instant, logger: Logger
   ) async -> Resumption {
     defer { table.withLock { _ = $0.resuming.removeValue(forKey: id) } }
-    let entry: SessionArchive.SavedSession?
-    do {
-      entry = try await archive.load(id)
-    } catch {
+    guard let visitor else { return .done }
+    // The new copy's name, which the claim makes the session's holder.
+    let generation = Session.newGeneration()
+    let entry: SessionArchive.SavedSession
+    switch await Deadline.run(
+      configuration.archiveTimeout,
+      {
+        try await archive.claim(id, visitor, generation)
+      })
+    {
+    case .success(let claimed?)?:
+      entry = claimed
+    case .success(nil)?:
+      // Nothing saved, or saved for another visitor (whose session is left alone).
+      return .done
+    case .failure(let error)?:
       logger.warning(
         "Saved session could not be read", metadata: ["error": "\(error.localizedDescription)"])
       return .archiveUnavailable
-    }
-    guard let entry else { return .done }
-    guard entry.visitor == visitor else {
-      logger.notice("Saved session requested by another visitor; refused")
-      return .done
+    case nil:
+      logger.warning(
+        "Saved session could not be read",
+        metadata: ["error": "the storage did not answer in \(configuration.archiveTimeout)"])
+      return .archiveUnavailable
     }
     let saved: SavedState
     do {
@@ -263,7 +321,7 @@ public final class SessionRegistry: Sendable {
     do {
       let session = try insertSession(
         id: id, for: entry.visitor, beginning: .resumed(revision: entry.revision, saved),
-        now: now, logger: logger)
+        generation: generation, now: now, logger: logger)
       _ = try await session.start()
       logger.info(
         "Session resumed",
@@ -282,7 +340,7 @@ public final class SessionRegistry: Sendable {
   /// 503 when neither applies or the server is shutting down.
   private func insertSession(
     id: SessionID, for visitor: VisitorID?, network: String? = nil,
-    beginning: Session.Beginning,
+    beginning: Session.Beginning, generation: String = Session.newGeneration(),
     now: ContinuousClock.Instant, logger: Logger
   ) throws(APIError) -> Session {
     let dependencies: DependencyOverrides
@@ -318,7 +376,11 @@ public final class SessionRegistry: Sendable {
       let session = Session(
         id: id, serial: table.createdCount, network: network, now: now, beginning: beginning,
         archive: archive.flatMap { archive in visitor.map { (archive, $0) } },
-        logger: self.logger, app: app, dependencies: dependencies)
+        generation: generation, logger: self.logger, app: app, dependencies: dependencies,
+        superseded: { [weak self] session in
+          guard let self else { return }
+          self.drop(session, logger: self.logger)
+        })
       table.sessions[id] = session
       metrics.sessionsCreated.increment()
       return (session, evicted)
@@ -378,11 +440,26 @@ public final class SessionRegistry: Sendable {
     try await session(id, now: now).recordSteps(after: count)
   }
 
-  /// Sends a user action to a session and returns the state after it.
+  /// Sends a user action to a session and returns the state after it, once it is saved.
+  ///
+  /// When the copy here turns out to be stale — its save is refused because another copy took
+  /// the session over (it moved to another instance while this one ran, and came back) — the
+  /// copy is dropped, the session is resumed from what the archive holds, and the action is
+  /// applied once more, to that state: the visitor's action is kept, and nothing the stale copy
+  /// showed is acknowledged. Throws ``APIError/superseded`` (503) if that happens twice.
   func perform(
-    _ action: UserAction, in id: String, now: ContinuousClock.Instant = .now
+    _ action: UserAction, in id: String, visitor: @autoclosure () -> VisitorID? = nil,
+    now: ContinuousClock.Instant = .now
   ) async throws(APIError) -> Snapshot {
-    try await session(id, now: now).perform(action, archiveTimeout: configuration.archiveTimeout)
+    let session = try session(id, now: now)
+    do {
+      return try await session.perform(action, archiveTimeout: configuration.archiveTimeout)
+    } catch  where error == .superseded {
+      drop(session, logger: logger)
+      try await resume(id, visitor: visitor(), now: now)
+      return try await self.session(id, now: now).perform(
+        action, archiveTimeout: configuration.archiveTimeout)
+    }
   }
 
   /// Opens an event stream on a session; `end` closes it (its client has gone).
@@ -417,9 +494,11 @@ public final class SessionRegistry: Sendable {
     guard let archive else { return }
     Task { [configuration, logger] in
       _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+      // Unless a newer copy took the session over meanwhile: its writes and row are its own.
+      guard !session.isSuperseded else { return }
       archive.writer.forget(session.id)
       do {
-        try await archive.delete(session.id)
+        try await archive.delete(session.id, session.generation)
       } catch {
         logger.warning(
           "Saved session not deleted", metadata: ["error": "\(error.localizedDescription)"])

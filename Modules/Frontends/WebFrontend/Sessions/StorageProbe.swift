@@ -7,8 +7,10 @@ import Synchronization
 /// `timeout`.
 ///
 /// Health checks come often (every few hundred milliseconds, from each balancer), so one result
-/// serves every check for `interval`; a check that comes while a probe is on its way gets the
-/// previous result instead of starting another, so a hanging storage never piles up probes.
+/// serves every check for `interval` — a failed one only for ``retryInterval``, so that an
+/// instance is ready again within a fraction of a second of its storage coming back; a check
+/// that comes while a probe is on its way gets the previous result instead of starting another,
+/// so a hanging storage never piles up probes.
 final class StorageProbe: Sendable {
   private struct State {
     var checkedAt: ContinuousClock.Instant?
@@ -20,6 +22,9 @@ final class StorageProbe: Sendable {
   private let interval: Duration
   private let timeout: Duration
 
+  /// How long a failed probe's result serves (at most) before the next check probes again.
+  static let retryInterval: Duration = .milliseconds(200)
+
   init(interval: Duration, timeout: Duration) {
     self.interval = interval
     self.timeout = timeout
@@ -29,7 +34,12 @@ final class StorageProbe: Sendable {
   func problem(of archive: SessionArchive) async -> String? {
     let startsProbe = state.withLock { state -> Bool in
       if state.isProbing { return false }
-      if let checkedAt = state.checkedAt, checkedAt.duration(to: .now) < interval { return false }
+      if let checkedAt = state.checkedAt,
+        checkedAt.duration(to: .now)
+          < (state.problem == nil ? interval : min(interval, Self.retryInterval))
+      {
+        return false
+      }
       state.isProbing = true
       return true
     }
@@ -44,34 +54,13 @@ final class StorageProbe: Sendable {
     return state.withLock { $0.problem }
   }
 
-  /// One read, raced against the timeout. The read runs in a task of its own so that a storage
-  /// that ignores cancellation cannot hold the answer past the timeout.
+  /// One read, raced against the timeout (``Deadline``).
   private func probe(_ archive: SessionArchive) async -> String? {
-    let timeout = self.timeout
-    let answer = Mutex<CheckedContinuation<String?, Never>?>(nil)
-    let finish: @Sendable (String?) -> Void = { problem in
-      answer.withLock { $0.take() }?.resume(returning: problem)
+    switch await Deadline.run(timeout, { try await archive.load(.unused) }) {
+    case .success?: nil
+    case .failure(let error)?: "the storage cannot be read: \(error.localizedDescription)"
+    case nil: "the storage did not answer in \(timeout.seconds) s"
     }
-    var tasks: [Task<Void, Never>] = []
-    let problem = await withCheckedContinuation { continuation in
-      answer.withLock { $0 = continuation }
-      tasks.append(
-        Task {
-          do {
-            _ = try await archive.load(.unused)
-            finish(nil)
-          } catch {
-            finish("the storage cannot be read: \(error.localizedDescription)")
-          }
-        })
-      tasks.append(
-        Task {
-          try? await Task.sleep(for: timeout)
-          finish("the storage did not answer in \(timeout.seconds) s")
-        })
-    }
-    for task in tasks { task.cancel() }
-    return problem
   }
 }
 

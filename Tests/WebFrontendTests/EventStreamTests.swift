@@ -153,6 +153,34 @@ struct EventStreamTests {
     }
   }
 
+  /// A browser that leaves, or a balancer passing that on, closes its side with a FIN after
+  /// reading what it was sent — no reset, and the socket may stay half open. The server must
+  /// still notice at once (not at a later write), and free the stream's slots.
+  @Test func aStreamWhoseClientClosedItsSideFreesItsSlotsAtOnce() async throws {
+    let registry = makeRegistry(configuration: .init(maximumEventStreamsPerSession: 1))
+    try await makeApplication(registry).test(.ahc(.http)) { client in
+      let id = try await client.createSession().id
+      let port = try #require(client.port)
+      let request =
+        "GET /api/session/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: session=\(id)\r\n\r\n"
+      var left: [RawHTTP.Connection] = []
+      for _ in 1...3 {
+        let stream = try RawHTTP.Connection(port: port)
+        stream.send(request)
+        #expect(try await RawHTTP.blocking { stream.readHead() }.hasPrefix("HTTP/1.1 200 OK"))
+        stream.finishSending()
+        try await waitUntil { registry.eventStreamCount(of: id) == 0 }
+        left.append(stream)
+      }
+      // The session's one slot is free for the next page.
+      let last = try RawHTTP.Connection(port: port)
+      last.send(request)
+      #expect(try await RawHTTP.blocking { last.readHead() }.hasPrefix("HTTP/1.1 200 OK"))
+      registry.endAll()
+      withExtendedLifetime(left) {}
+    }
+  }
+
   @Test func idleSessionsExpireAndActiveOnesStay() async throws {
     let registry = makeRegistry(configuration: .init(idleTimeout: .seconds(60)))
     try await makeApplication(registry).test(.router) { client in

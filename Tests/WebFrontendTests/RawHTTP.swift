@@ -38,6 +38,12 @@ enum RawHTTP {
 
     deinit { close(descriptor) }
 
+    /// Closes the sending side only (a FIN, as a browser that leaves sends, or a balancer passing
+    /// that on), keeping the socket open: no reset tells the server.
+    func finishSending() {
+      shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// Sends `text`; `false` if the server has closed the connection.
     @discardableResult
     func send(_ text: String) -> Bool {

@@ -301,10 +301,11 @@ public enum WebRoutes {
             for await event in events {
               try await writer.write(ByteBuffer(bytes: ServerSentEvents.encode(event)))
             }
+            // Inside: the connection is closed once this closure returns.
+            try await writer.finish(nil)
           } onInboundClosed: {
             end()
           }
-          try await writer.finish(nil)
         })
     }
   }

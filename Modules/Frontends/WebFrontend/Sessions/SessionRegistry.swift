@@ -202,8 +202,9 @@ public final class SessionRegistry: Sendable {
   /// here is first checked against the archive: if another copy holds it now (it moved to
   /// another instance and came back), this copy is stale and is dropped, and the session is
   /// resumed from what the archive holds — so no answer shows a stale copy's state. When the
-  /// archive does not answer the check, the live copy is used. Actions need no check: a stale
-  /// copy's save is refused (``perform(_:in:visitor:now:)``).
+  /// archive does not answer the check in time, the read is answered 503 as a resume would be:
+  /// the live copy might be stale. Actions need no check: a stale copy's save is refused
+  /// (``perform(_:in:visitor:now:)``).
   ///
   /// `visitor` is read only when the session is not live (the request's cookies are parsed again
   /// for it): a live session, every request's case, pays nothing for it.
@@ -213,10 +214,12 @@ public final class SessionRegistry: Sendable {
   ) async throws(APIError) {
     let logger = logger ?? self.logger
     guard let archive, let sessionID = SessionID(id) else { return }
-    if confirmingCurrent, let live = table.withLock({ $0.sessions[sessionID] }),
-      await isStale(live, in: archive)
-    {
-      drop(live, logger: logger)
+    if confirmingCurrent, let live = table.withLock({ $0.sessions[sessionID] }) {
+      switch await holds(live, in: archive) {
+      case true?: break
+      case false?: drop(live, logger: logger)
+      case nil: throw Self.archiveUnavailable
+      }
     }
     let resuming = try table.withLock { table throws(APIError) -> Task<Resumption, Never>? in
       guard table.sessions[sessionID] == nil else { return nil }
@@ -233,20 +236,29 @@ public final class SessionRegistry: Sendable {
       return task
     }
     if await resuming?.value == .archiveUnavailable {
-      throw APIError(
-        .serviceUnavailable, "saved sessions cannot be read right now; try again",
-        headers: [.retryAfter: "5"])
+      throw Self.archiveUnavailable
     }
   }
 
-  /// Whether another copy of `session` holds it in the archive now. `false` when the archive
-  /// has no row for it (a new session not yet saved) or does not answer in time.
-  private func isStale(_ session: Session, in archive: SessionArchive) async -> Bool {
-    let saved = await Deadline.run(configuration.storageProbeTimeout) {
-      try await archive.load(session.id)
+  private static var archiveUnavailable: APIError {
+    APIError(
+      .serviceUnavailable, "saved sessions cannot be read right now; try again",
+      headers: [.retryAfter: "5"])
+  }
+
+  /// Whether `session`, this copy, still holds its session in the archive: `true` too when the
+  /// archive has no row for it (a new session not yet saved), `false` when another copy holds
+  /// it, `nil` when the archive does not answer in time.
+  private func holds(_ session: Session, in archive: SessionArchive) async -> Bool? {
+    switch await Deadline.run(
+      configuration.storageProbeTimeout,
+      {
+        try await archive.load(session.id)
+      })
+    {
+    case .success(let saved)?: saved.map { $0.holder == session.generation } ?? true
+    case .failure?, nil: nil
     }
-    guard case .success(let saved?)? = saved else { return false }
-    return saved.holder != session.generation
   }
 
   /// Removes a stale copy of a session (another copy holds the session now) from the table, if

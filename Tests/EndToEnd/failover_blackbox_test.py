@@ -190,6 +190,8 @@ global
 defaults
     mode http
     timeout connect 1s
+    # A busy instance may take a moment to answer its health check; that is not a failure.
+    timeout check 1s
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
@@ -207,7 +209,7 @@ backend app
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
-    default-server inter 300ms fall 2 rise 2
+    default-server inter 300ms downinter 100ms fall 2 rise 2
     # Diagnostics only: which instance produced an answer (absent on HAProxy's own errors).
     http-response set-header X-Served-By %s
 {servers}

@@ -58,6 +58,8 @@ defaults
     # With every instance out of rotation, the balancer's own 503 carries the app's JSON error.
     errorfile 503 {errorfile}
     timeout connect 1s
+    # A busy instance may take a moment to answer its health check; that is not a failure.
+    timeout check 1s
     timeout client 60s
     timeout server 60s
     # Event streams stay open as long as the page does.
@@ -80,7 +82,7 @@ backend app
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
-    default-server inter 300ms fall 2 rise 2
+    default-server inter 300ms downinter 100ms fall 2 rise 2
     server a 127.0.0.1:{a} check cookie a
     server b 127.0.0.1:{b} check cookie b
 
@@ -587,6 +589,29 @@ def main():
                 into_rotation("b")
             run_visitors(16, schedule, "outage, instances back at different moments")
 
+        def a_kill_while_the_survivor_is_re_entering_rotation():
+            def schedule(visitors):
+                # After an outage the instances come back one after the other: b is back and
+                # serves every session, a is only now re-entering rotation (its checks have to
+                # pass again) when b is killed.
+                database.stop_for_a_while()
+                wait_until(lambda: balancer_view(stats) == {"a": "DOWN", "b": "DOWN"},
+                           "HAProxy took both instances out", seconds=15)
+                out_of_rotation("a")
+                time.sleep(1)
+                database.start_again()
+                wait_until(lambda: balancer_view(stats)["b"] == "UP", "b back", seconds=30)
+                time.sleep(1)
+                admin("set server app/a state ready")
+                killed = time.monotonic()
+                kill("b")
+                wait_until(lambda: all(v.first_answer(killed, "a") for v in visitors),
+                           "every session answered by a", seconds=30)
+                gaps = [v.first_answer(killed, "a") - killed for v in visitors]
+                return ["  from the SIGKILL of b to each session's first 2xx on a (re-entering "
+                        "rotation then): " + gaps_figure(gaps)]
+            run_visitors(16, schedule, "a kill while the survivor re-enters rotation")
+
         def a_random_schedule_of_kills_pauses_and_flaps():
             seed = int(os.environ.get("FAILOVER_SEED") or random.randrange(1 << 32))
             seconds = float(os.environ.get("FAILOVER_SECONDS") or 40)
@@ -603,13 +628,18 @@ def main():
                     if fault == "kill":
                         victim = chance.choice("ab")
                         moved = [v for v in visitors if v.instance == victim]
+                        other = "b" if victim == "a" else "a"
+                        # A failover only when the other instance is in rotation and running.
+                        failover = (balancer_view(stats)[other] == "UP"
+                                    and processes[other].poll() is None)
                         killed = time.monotonic()
                         kill(victim)
-                        kills.append((killed, moved))
+                        if failover:
+                            kills.append((killed, moved))
                         time.sleep(chance.uniform(0.2, 2))
                         processes[victim] = launch_instance(database.url, ports[victim],
                                                             logs[victim])
-                        events.append(f"kill {victim}")
+                        events.append(f"kill {victim}" + ("" if failover else f" ({other} out)"))
                     elif fault == "pause":
                         pause = chance.uniform(1, 4)
                         database.stop_for_a_while()
@@ -634,8 +664,8 @@ def main():
                             gaps.append(after - killed)
                 extra = ["random schedule: " + ", ".join(events)]
                 if gaps:
-                    extra.append("  after each SIGKILL, from the kill to a moved session's next "
-                                 "2xx: " + gaps_figure(gaps))
+                    extra.append("  after each SIGKILL with the other instance in rotation, from "
+                                 "the kill to a moved session's next 2xx: " + gaps_figure(gaps))
                 return extra
             run_visitors(16, schedule, f"random schedule (seed {seed})")
 
@@ -653,6 +683,8 @@ def main():
              sessions_move_between_live_instances_and_back),
             ("an outage after which the instances come back at different moments",
              an_outage_after_which_the_instances_recover_at_different_moments),
+            ("a SIGKILL while the surviving instance is re-entering rotation after an outage",
+             a_kill_while_the_survivor_is_re_entering_rotation),
             ("a seeded random schedule of kills, database pauses and rotation flaps",
              a_random_schedule_of_kills_pauses_and_flaps),
         ]:

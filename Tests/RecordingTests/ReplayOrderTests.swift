@@ -122,4 +122,47 @@ struct TwoLoads {
     #expect(divergence.message.contains("it sends this one instead:"))
     #expect(divergence.message.contains(#""b""#))
   }
+
+  /// A call made first that comes back last — a slow save, a search the next keystroke made
+  /// stale — must not hold the answers of later calls back in the record: each answer is
+  /// written before the step its effect's action was reduced in, and the record replays.
+  @Test func anAnswerThatCameBackLateDoesNotHoldUpTheAnswersOfLaterCalls() async throws {
+    let bArrived = AsyncStream<Void>.makeStream()
+    let store = Store(initialState: TwoLoads.State()) {
+      TwoLoads()
+    } withDependencies: {
+      $0.loadClient = LoadClient { name in
+        // `a` is called first and answers only once `b`'s answer was reduced.
+        if name == "a" { for await _ in bArrived.stream { break } }
+        return name
+      }
+    }
+    let recording = store.startRecording(dependencies: TwoLoads.recorded.recordClients)
+    let observation = store.observe(\.arrivals) { arrivals in
+      if arrivals == ["b"] { bArrived.continuation.yield() }
+    }
+    await store.send(.start).finish()
+    observation.cancel()
+    store.stopRecording()
+    let text = RecordFile.write(TwoLoads.recorded.record(recording))
+    // In the file: `b`'s answer (call 1) before the step that reduced it, then that step, then
+    // `a`'s answer (call 0) before its own step.
+    let lines = text.split(separator: "\n").map(String.init)
+    func index(_ fragment: String) throws -> Int {
+      try #require(lines.firstIndex { $0.contains(fragment) }, "\(fragment) in\n\(text)")
+    }
+    let answerB = try index(#""answer":"loadClient.b","call":1"#)
+    let stepB = try index(#""step":2"#)
+    let answerA = try index(#""answer":"loadClient.a","call":0"#)
+    let stepA = try index(#""step":3"#)
+    #expect(answerB < stepB && stepB < answerA && answerA < stepA, "\(text)")
+    #expect(lines[stepB].contains(#""b""#) && lines[stepA].contains(#""a""#), "\(text)")
+    // It reads back as it was written, and replays.
+    let record = try RecordFile.read(text)
+    #expect(RecordFile.write(record) == text)
+    let report = await SessionReplay.replay(
+      record, of: TwoLoads.recorded, reducer: TwoLoads(), timeout: .seconds(5))
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == 3)
+  }
 }

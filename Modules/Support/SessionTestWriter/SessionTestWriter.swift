@@ -63,7 +63,8 @@ public struct SessionTestWriter {
     }
     var overrides = ["$0.continuousClock = clock"]
     for endpoint in endpoints {
-      let answers = record.answers.filter { $0.name == endpoint }
+      // In the order the calls were made: a test's replies are handed out call by call.
+      let answers = record.answers.filter { $0.name == endpoint }.sorted { $0.call < $1.call }
       let variable = Self.variableName(endpoint)
       let type = answers[0].type == "()" ? "Void" : answers[0].type
       var lines = ["let \(variable) = RecordedReplies<\(type)>(\(Self.stringLiteral(endpoint)), ["]

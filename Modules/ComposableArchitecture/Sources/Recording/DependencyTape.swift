@@ -68,9 +68,11 @@ public final class DependencyTape: Sendable {
     self.replay = answers.map(_TapeReplay.init)
   }
 
-  /// The answers so far, in the order their calls were made.
+  /// The answers so far, in the order they came back (``Answer/call`` says the order the calls
+  /// were made in). Their ``Answer/afterStep`` never decreases along it: each is read under the
+  /// lock the answer is appended under, and the step count only grows.
   public var answers: [Answer] {
-    log.withLock { $0.answers }.sorted { $0.call < $1.call }
+    log.withLock { $0.answers }
   }
 
   /// The session's time.
@@ -102,12 +104,16 @@ public final class DependencyTape: Sendable {
     call: Int, name: String, type: Any.Type, arguments: [Any],
     result: Result<RecordedValue, RecordedFailure>
   ) {
-    let answer = Answer(
+    var answer = Answer(
       call: call, name: name, type: RecordedValue.typeName(of: type),
       arguments: arguments.map { RecordedValue(reflecting: $0) },
-      result: result, afterStep: stepCount.load(ordering: .relaxed))
+      result: result, afterStep: 0)
+    // The step count is read where the answer joins the log: an answer that joins later never
+    // says it came after fewer steps. It is read before the effect that made the call can send
+    // anything back, so the step that reduces what the answer caused counts after it.
     let kept = log.withLock { log in
       guard log.answers.count < limit else { return false }
+      answer.afterStep = stepCount.load(ordering: .acquiring)
       log.answers.append(answer)
       return true
     }

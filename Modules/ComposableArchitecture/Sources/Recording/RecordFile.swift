@@ -12,8 +12,11 @@ import Foundation
 /// {"end":{"steps":1,"answers":1,"full":false,"effectsInFlight":0}}
 /// ```
 ///
-/// Each answer comes before the first step after it came back; each step lists what changed in
-/// the state (see ``RecordedChange``), so a state is the start with every change before it made.
+/// Each answer comes before the first step after it came back — answers are in the order they
+/// came back, their `call` numbers say the order the calls were made in, so a slow call that
+/// came back late does not hold up the answers of later calls — and each step lists what changed
+/// in the state (see ``RecordedChange``), so a state is the start with every change before it
+/// made.
 /// Values are written as ``RecordedValue`` says: JSON scalars, arrays and objects for structs
 /// (`{"$state":"Counter.State","id":…,"count":0}` for an `@ObservableState`, `$struct` for another), enum cases as `{"$case":"name",…}` (an
 /// unlabeled payload value under `$0`, `$1`), and `$uuid`, `$date`, `$seconds`, `$shared`,
@@ -21,8 +24,9 @@ import Foundation
 /// `$dictionary`, `$tuple`, `$unsupported` objects for the rest.
 ///
 /// Reading checks everything and refuses a record that is truncated (no end line, or counts
-/// that disagree), reordered (steps or calls out of order), edited into something that is not a
-/// record, or of another version, naming the line and the reason.
+/// that disagree, or a call number missing), reordered (steps out of order, a call twice),
+/// edited into something that is not a record, or of another version, naming the line and the
+/// reason.
 public enum RecordFile {
   public static let format = "composable-session"
   public static let version = 1
@@ -42,7 +46,11 @@ public enum RecordFile {
       lines.append(.object([("baseline", baseline.json)]))
     }
     lines.append(.object([("start", record.initialState.json)]))
-    var answers = record.answers[...]
+    // In the order they came back: by the step they came after, ties as given (an answer's
+    // step count never decreases along the order answers are recorded in).
+    var answers = record.answers.enumerated()
+      .sorted { ($0.element.afterStep, $0.offset) < ($1.element.afterStep, $1.offset) }
+      .map(\.element)[...]
     var state = record.initialState
     for (index, step) in record.steps.enumerated() {
       while let answer = answers.first, answer.afterStep <= index {
@@ -135,6 +143,7 @@ public enum RecordFile {
     var state = start
     var steps: [SessionRecord.Step] = []
     var answers: [SessionRecord.Answer] = []
+    var calls = Set<Int>()
     while let line = try next() {
       if let end = line["end"] {
         guard end["steps"] == .number(String(steps.count)),
@@ -148,6 +157,9 @@ public enum RecordFile {
         guard number == lines.count else {
           throw RecordFileError(line: number + 1, reason: "text after the end line")
         }
+        if let missing = (0..<answers.count).first(where: { !calls.contains($0) }) {
+          throw fail("the answer to call \(missing) is missing: lines are missing")
+        }
         guard case .bool(let full) = end["full"],
           case .number(let inFlight) = end["effectsInFlight"], let effectsInFlight = Int(inFlight)
         else { throw fail("the end line is incomplete") }
@@ -159,10 +171,8 @@ public enum RecordFile {
         guard case .number(let callText) = line["call"], let call = Int(callText) else {
           throw fail("an answer without its call number")
         }
-        guard call == (answers.last?.call ?? -1) + 1 else {
-          throw fail(
-            "answer to call \(call) where call \((answers.last?.call ?? -1) + 1) was expected:"
-              + " the record is out of order")
+        guard call >= 0, calls.insert(call).inserted else {
+          throw fail("a second answer to call \(call): the record is out of order")
         }
         guard case .string(let type) = line["type"] else {
           throw fail("an answer without its \"type\"")

@@ -94,7 +94,7 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
       Step(
         origin: origin, action: action, state: state, time: tape.now,
         shared: sharedRoots.isEmpty ? nil : _SharedSnapshot(sharedRoots)))
-    tape.stepCount.store(_steps.count, ordering: .relaxed)
+    tape.stepCount.store(_steps.count, ordering: .releasing)
   }
 
   /// Marks the recording stopped, with the effects its store still ran.

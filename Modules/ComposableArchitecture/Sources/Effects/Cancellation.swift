@@ -296,6 +296,40 @@ class EffectHandle: @unchecked Sendable {
 
   @usableFromInline
   var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+  /// How many of the effect's actions a replay holds back for their turn. While any is held the
+  /// effect stays in its registry even if its task has ended, so that an action that cancels it
+  /// before that turn still reaches it — and the held action is dropped, as a live store drops
+  /// the send of an effect cancelled first.
+  @usableFromInline let heldActions = Atomic<Int>(0)
+  /// Set when the effect's task ended while an action of it was held: the registry removes it
+  /// once the last one is released.
+  let removalDeferred = Atomic<Bool>(false)
+
+  /// Notes an action of this effect held back by a replay.
+  @usableFromInline
+  func hold() {
+    heldActions.add(1, ordering: .acquiringAndReleasing)
+  }
+
+  /// Notes a held action delivered or dropped; removes the effect from `registry` when its task
+  /// has ended meanwhile and no other action of it is held.
+  @usableFromInline
+  func release(from registry: CancellationRegistry) {
+    let remaining = heldActions.subtract(1, ordering: .acquiringAndReleasing).newValue
+    if remaining == 0, removalDeferred.exchange(false, ordering: .acquiringAndReleasing) {
+      registry.remove(self)
+    }
+  }
+
+  /// Whether the registry must keep the effect although its task ended: an action of it is held.
+  func defersRemoval() -> Bool {
+    guard heldActions.load(ordering: .acquiring) > 0 else { return false }
+    removalDeferred.store(true, ordering: .releasing)
+    // Released meanwhile: whoever takes the flag back removes it.
+    if heldActions.load(ordering: .acquiring) > 0 { return true }
+    return !removalDeferred.exchange(false, ordering: .acquiringAndReleasing)
+  }
 }
 
 /// The running effects of one root store, indexed by cancellation identifier.
@@ -431,6 +465,7 @@ final class CancellationRegistry: Sendable {
 
   @usableFromInline
   func remove(_ handle: EffectHandle) {
+    if handle.defersRemoval() { return }
     state.withLock { state in
       let slot = handle.slot.load(ordering: .relaxed)
       guard slot >= 0, slot < state.running.count, state.running[slot] === handle else { return }

@@ -192,6 +192,14 @@ struct _RecordingClock: Clock {
 
   @usableFromInline
   func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    if let sleep = tape.replay?.sleep {
+      // Replaying: until the deadline itself on the replay's clock, which the replay moves to
+      // each step's recorded time — a sleep that starts after the clock moved past its deadline
+      // ends at once, as it did in the session, instead of waiting for a move that never comes.
+      try await sleep(deadline.offset)
+      tape.advance(to: deadline.offset)
+      return
+    }
     let wait = tape.now.duration(to: deadline.offset)
     if wait > .zero {
       try await base().sleep(for: wait)
@@ -218,6 +226,14 @@ final class _TapeReplay: Sendable {
   }
 
   private let queues: Mutex<Queues>
+  private let sleeper = Mutex<(@Sendable (Duration) async throws -> Void)?>(nil)
+
+  /// How the store's clock sleeps while replaying: until the given time of the session, on the
+  /// replay's clock (set by the replay before the first step).
+  var sleep: (@Sendable (Duration) async throws -> Void)? {
+    get { sleeper.withLock { $0 } }
+    set { sleeper.withLock { $0 = newValue } }
+  }
 
   init(_ answers: [SessionRecord.Answer]) {
     var byName: [String: ArraySlice<SessionRecord.Answer>] = [:]

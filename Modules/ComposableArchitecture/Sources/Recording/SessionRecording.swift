@@ -275,8 +275,9 @@ final class _CoreRecorder<State, Action> {
   /// in that order to reproduce its states.
   @usableFromInline var replayTurn: ((Action) -> Bool)?
   /// The actions effects sent before their turn in a replay, oldest first, with the task lists
-  /// of the sends they belong to.
-  @usableFromInline var heldForReplay: [(action: Action, tasks: EffectTaskList)] = []
+  /// of the sends they belong to and the effects that sent them.
+  @usableFromInline var heldForReplay:
+    [(action: Action, tasks: EffectTaskList, effect: EffectHandle?)] = []
 
   @usableFromInline
   init(

@@ -96,6 +96,15 @@ public enum SessionReplay {
     let recording = core.startRecording(
       state: { $0 }, action: { $0 }, limit: record.steps.count + 1,
       dependencies: feature.recordClients, replaying: record.answers)
+    // The session's time 0 is the clock's start; the replay moves the clock to each step's time.
+    // A test clock suspends a sleep whose deadline is its time *now* until it moves again, and
+    // the replay moves it to exactly the recorded times, which are sleeps' deadlines: a sleep
+    // that starts once the clock is there must end, so it is set a nanosecond earlier.
+    let origin = clock.now
+    recording.tape.replay?.sleep = { offset in
+      try await clock.sleep(
+        until: origin.advanced(by: offset - .nanoseconds(1)), tolerance: nil)
+    }
     defer {
       core.stopRecording()
       core.registry.cancelAll()

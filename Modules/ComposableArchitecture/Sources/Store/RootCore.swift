@@ -123,15 +123,19 @@ final class RootCore<State, Action>: @unchecked Sendable {
   }
 
   /// Delivers an action an effect sent: reduced at once, or after the send in progress.
+  /// `effect` is the effect that sent it, if known: a replay that holds the action back drops it
+  /// if that effect is cancelled before its turn, as a live store drops the send of a cancelled
+  /// effect.
   @inlinable
-  func receive(_ action: Action, tasks: EffectTaskList) {
+  func receive(_ action: Action, tasks: EffectTaskList, from effect: EffectHandle? = nil) {
     guard !isSending else {
       buffer.append(Pending(action: action, tasks: tasks))
       return
     }
     if let recording {
       if let turn = recording.replayTurn, !turn(action) {
-        recording.heldForReplay.append((action, tasks))
+        effect?.hold()
+        recording.heldForReplay.append((action, tasks, effect))
         return
       }
       recording.nextOrigin = .effect
@@ -143,13 +147,20 @@ final class RootCore<State, Action>: @unchecked Sendable {
   }
 
   /// Reduces the actions a replay held back (``_CoreRecorder/replayTurn``) whose turn has come,
-  /// in the order they were sent.
+  /// in the order they were sent; drops those whose effect was cancelled meanwhile (in the
+  /// session, the action that cancelled it came first, and the send was dropped).
   @usableFromInline
   func deliverHeldActionsInTurn() {
     guard let recording, let turn = recording.replayTurn else { return }
+    for held in recording.heldForReplay where held.effect?.isCancelled == true {
+      held.effect?.release(from: registry)
+    }
+    recording.heldForReplay.removeAll { $0.effect?.isCancelled == true }
     while let index = recording.heldForReplay.firstIndex(where: { turn($0.action) }) {
-      let (action, tasks) = recording.heldForReplay.remove(at: index)
-      receive(action, tasks: tasks)
+      let (action, tasks, effect) = recording.heldForReplay.remove(at: index)
+      effect?.release(from: registry)
+      guard effect?.isCancelled != true else { continue }
+      receive(action, tasks: tasks, from: effect)
     }
   }
 
@@ -472,7 +483,7 @@ final class _RunningEffect<State, Action>: EffectContext, @unchecked Sendable {
     if let mailbox {
       mailbox.post(action, tasks: tasks, handle: self)
     } else {
-      core?.receive(action, tasks: tasks)
+      core?.receive(action, tasks: tasks, from: self)
     }
   }
 }
@@ -529,8 +540,9 @@ final class _EffectMailbox<Action>: @unchecked Sendable {
     if needsSchedule { schedule() }
   }
 
-  /// The actions posted so far, oldest first, without those of cancelled effects.
-  func take() -> [(action: Action, tasks: EffectTaskList)] {
+  /// The actions posted so far, oldest first, without those of cancelled effects, each with the
+  /// effect that sent it.
+  func take() -> [(action: Action, tasks: EffectTaskList, effect: EffectHandle)] {
     let taken = lock.withLock {
       defer {
         pending.removeAll()
@@ -538,6 +550,6 @@ final class _EffectMailbox<Action>: @unchecked Sendable {
       }
       return pending
     }
-    return taken.compactMap { $0.handle.isCancelled ? nil : ($0.action, $0.tasks) }
+    return taken.compactMap { $0.handle.isCancelled ? nil : ($0.action, $0.tasks, $0.handle) }
   }
 }

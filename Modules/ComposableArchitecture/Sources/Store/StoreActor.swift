@@ -165,8 +165,8 @@ public actor StoreActor<State, Action> {
   /// Reduces the actions effects posted, oldest first.
   fileprivate func takeMail() {
     guard let mailbox = core.mailbox else { return }
-    for (action, tasks) in mailbox.take() {
-      core.receive(action, tasks: tasks)
+    for (action, tasks, effect) in mailbox.take() {
+      core.receive(action, tasks: tasks, from: effect)
     }
   }
 

@@ -1,0 +1,153 @@
+import ComposableArchitecture
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A load that a later user action cancels, and a wait on the store's clock that starts only
+/// after some real work: two timings of a session that a replay must reproduce whatever the
+/// machine's load.
+@Reducer
+struct StaleLoad {
+  @ObservableState
+  struct State: Equatable {
+    var value: String?
+    var isWaiting = false
+  }
+
+  @RecordDecodable
+  @CasePathable
+  enum Action: Equatable {
+    case start
+    case stop
+    case loaded(String)
+    case ticked
+    case wait
+    case waited
+  }
+
+  enum CancelID { case load }
+
+  /// Real time the waiting effect spends before it starts its wait (a busy machine's delay).
+  var delayBeforeWaiting = Duration.zero
+  @Dependency(\.loadClient) var client
+  @Dependency(\.continuousClock) var clock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .start:
+        return .merge(
+          .run { [client] send in
+            await send(.loaded(try await client.load("x")))
+          }
+          .cancellable(id: CancelID.load),
+          .run { send in
+            // Some real work, then a word back: the replay waits for it.
+            usleep(50_000)
+            await send(.ticked)
+          })
+      case .ticked:
+        return .none
+      case .stop:
+        return .cancel(id: CancelID.load)
+      case .loaded(let value):
+        state.value = value
+        return .none
+      case .wait:
+        state.isWaiting = true
+        return .run { [clock, delayBeforeWaiting] send in
+          if delayBeforeWaiting > .zero {
+            // Blocks its thread, as work does: the replay's clock moves on meanwhile.
+            let (seconds, attoseconds) = delayBeforeWaiting.components
+            usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+          }
+          try await clock.sleep(for: .seconds(1))
+          await send(.waited)
+        }
+      case .waited:
+        state.isWaiting = false
+        return .none
+      }
+    }
+  }
+
+  static let recorded = RecordedFeature<State, Action>(
+    name: "StaleLoad", initialStateExpression: "StaleLoad.State()", baseline: { State() },
+    recordClients: { values, tape in
+      let base = values.loadClient
+      values.loadClient = LoadClient { name in
+        try await tape.record("loadClient.\(name)", arguments: [name]) { try await base.load(name) }
+      }
+    },
+    testImports: [])
+}
+
+@MainActor
+@Suite struct ReplayTimingTests {
+  /// In the session the load answered just before the user stopped it, and the stop cancelled
+  /// the effect before it could send: its answer is in the record, its action is not. A replay
+  /// gives the answer as soon as the record reaches it, so the effect sends while the replay
+  /// waits for the other effect's step, before the stop is replayed — that action must be
+  /// dropped when the stop cancels its effect, not reduced at the end.
+  @Test func anEffectCancelledBeforeItSentInTheSessionSendsNothingInTheReplay() async throws {
+    // Recorded live with a load that never answers, then the answer written in as having come
+    // back after the first step — what a session under load shows.
+    let store = Store(initialState: StaleLoad.State()) {
+      StaleLoad()
+    } withDependencies: {
+      $0.loadClient = LoadClient { _ in
+        try await Task.sleep(for: .seconds(3_600))
+        return "never"
+      }
+    }
+    let recording = store.startRecording(dependencies: StaleLoad.recorded.recordClients)
+    store.send(.start)
+    // The other effect's word comes back first, then the user stops the load.
+    while recording.steps.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+    await store.send(.stop).finish()
+    store.stopRecording()
+    var record = StaleLoad.recorded.record(recording)
+    #expect(record.steps.map(\.origin) == [.user, .effect, .user])
+    // Whatever the cancelled load left in the record (its cancellation, if it came before the
+    // recording stopped), in this session it answered.
+    record.answers = [
+      SessionRecord.Answer(
+        call: 0, name: "loadClient.x", type: "String", arguments: [.string("x")],
+        result: .returned(.string("x")), afterStep: 1)
+    ]
+    let record2 = try RecordFile.read(RecordFile.write(record))
+    for _ in 1...5 {
+      let report = await SessionReplay.replay(
+        record2, of: StaleLoad.recorded, reducer: StaleLoad(), timeout: .seconds(2))
+      #expect(report.divergence == nil, "\(report)")
+      #expect(report.reproduced == 3)
+    }
+  }
+
+  /// An effect that starts its wait only after the replay moved the clock to the time the wait
+  /// ends (its task ran late) still ends its wait then, as in the session.
+  @Test func aWaitThatStartsAfterTheClockMovedEndsAtItsRecordedTime() async throws {
+    let clock = TestClock()
+    let store = Store(initialState: StaleLoad.State()) {
+      StaleLoad()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let recording = store.startRecording(dependencies: StaleLoad.recorded.recordClients)
+    let task = store.send(.wait)
+    try await Task.sleep(for: .milliseconds(50))
+    await clock.advance(by: .seconds(1))
+    await task.finish()
+    store.stopRecording()
+    let record = StaleLoad.recorded.record(recording)
+    #expect(record.steps.map(\.time) == [0, 1])
+    let report = await SessionReplay.replay(
+      record, of: StaleLoad.recorded, reducer: StaleLoad(delayBeforeWaiting: .milliseconds(100)),
+      timeout: .seconds(2))
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == 2)
+  }
+}

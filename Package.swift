@@ -42,8 +42,10 @@ func adapter(
 ) -> Target {
   .target(
     name: feature + frontEnd,
-    dependencies: [.byName(name: frontEnd + "Frontend"), .byName(name: featureModule),
-      "ComposableArchitecture"] + extra,
+    dependencies: [
+      .byName(name: frontEnd + "Frontend"), .byName(name: featureModule),
+      "ComposableArchitecture",
+    ] + extra,
     path: "Modules/Frontends/Adapters/\(feature)/\(frontEnd)",
     resources: frontEnd == "Web" ? [.copy("Public")] : nil
   )
@@ -199,7 +201,9 @@ let package = Package(
     // only app-server links it (DATABASE_URL).
     .target(
       name: "LivePostgres",
-      dependencies: ["LiveStorage", logging, .product(name: "PostgresNIO", package: "postgres-nio")],
+      dependencies: [
+        "LiveStorage", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
+      ],
       path: "Modules/Clients/LivePostgres"
     ),
     // HTTP plumbing shared by the live modules (Foundation only); nothing else depends on it.
@@ -343,7 +347,9 @@ let package = Package(
     .executableTarget(
       name: "app-server",
       dependencies: ["AppComposition"],
-      path: "Apps/app-server"
+      path: "Apps/app-server",
+      // What an operator deploys beside it (HAProxy's error page), not a source.
+      exclude: ["deploy"]
     ),
     // The web preview: any one feature's section of the page alone (`--feature counter`), with
     // the same front end and adapters as app-server, on offline and in-memory clients; no storage.
@@ -500,7 +506,8 @@ let package = Package(
     .testTarget(
       name: "FactClientLiveTests",
       dependencies: [
-        "FactClientLive", "FactClient", "LiveHTTP", "AppConfiguration", "FixtureServer", dependencies,
+        "FactClientLive", "FactClient", "LiveHTTP", "AppConfiguration", "FixtureServer",
+        dependencies,
       ],
       path: "Tests/FactClientLiveTests"
     ),
@@ -580,7 +587,8 @@ let package = Package(
       name: "TerminalFrontendTests",
       dependencies: [
         "TerminalFrontend", "AppTerminal", "AppFeature", "CounterFeature", "SearchFeature",
-        "SettingsFeature", "EpisodesFeature", "SearchTerminal", "SettingsTerminal", "FavoriteClient",
+        "SettingsFeature", "EpisodesFeature", "SearchTerminal", "SettingsTerminal",
+        "FavoriteClient",
         "SettingsClient",
         "WeatherClient",
       ],
@@ -590,7 +598,8 @@ let package = Package(
     .testTarget(
       name: "WebFrontendTests",
       dependencies: [
-        "WebFrontend", "AppWeb", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
+        "WebFrontend", "AppWeb", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb",
+        "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
         "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
         "RandomNumberClient", "FixtureServer", "FavoriteClient", "SettingsClient", logging,
         .product(name: "HTTPTypes", package: "swift-http-types"),

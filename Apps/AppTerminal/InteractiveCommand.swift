@@ -26,6 +26,17 @@ struct Interactive: FrontEndCommand, StorageOwner {
 
   var storageFlags: [FlagValue] { storageOptions.flagValues }
 
+  /// A record file that cannot be written is refused before the session starts, not found out
+  /// when it ends (and the recording lost).
+  func validate() throws {
+    guard let recordFile else { return }
+    do {
+      try TerminalRecorder<AppFeature>.prepare(URL(fileURLWithPath: recordFile))
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
   var keepsData: Bool { Terminal.isInteractive }
 
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {

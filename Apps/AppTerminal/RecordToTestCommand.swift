@@ -42,15 +42,11 @@ struct RecordToTestCommand: ParsableCommand {
   }
 
   func run() throws {
-    let text: String
-    do {
-      text = try String(contentsOfFile: record, encoding: .utf8)
-    } catch {
-      throw CommandFailure(message: "cannot read \(record): \(error.localizedDescription)")
-    }
     let session: SessionRecord
     do {
-      session = try RecordFile.read(text)
+      session = try RecordFile.read(contentsOf: record)
+    } catch  where error.line == 0 {
+      throw CommandFailure(message: "cannot read \(record): \(error)")
     } catch {
       throw CommandFailure(message: "\(record): \(error)")
     }

@@ -29,16 +29,12 @@ struct ReplayCommand: ParsableCommand {
   /// Replays the record and returns the exit status.
   @MainActor
   func execute() async -> Int32 {
-    let text: String
-    do {
-      text = try String(contentsOfFile: record, encoding: .utf8)
-    } catch {
-      standardError("app-cli: cannot read \(record): \(error.localizedDescription)")
-      return 2
-    }
     let session: SessionRecord
     do {
-      session = try RecordFile.read(text)
+      session = try RecordFile.read(contentsOf: record)
+    } catch  where error.line == 0 {
+      standardError("app-cli: cannot read \(record): \(error)")
+      return 2
     } catch {
       standardError("app-cli: \(record): \(error)")
       return 2

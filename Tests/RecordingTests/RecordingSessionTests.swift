@@ -274,9 +274,46 @@ struct KeyMap {
     #expect(RecordFile.write(record) == lines.joined(separator: "\n") + "\n")
   }
 
+  /// A record whose lines end with CRLF (through an editor, or a system that writes those) is
+  /// read as the same record.
+  @Test func aRecordWithCRLFLineEndsIsRead() throws {
+    let text = lines.joined(separator: "\n") + "\n"
+    let crlf = lines.joined(separator: "\r\n") + "\r\n"
+    #expect(try RecordFile.read(crlf) == RecordFile.read(text))
+  }
+
+  /// What is not a record file at all is refused for what it is, without a line number.
+  @Test func aFolderAMissingFileAndAnEmptyFileAreRefusedForWhatTheyAre() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("record-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func refusal(_ path: String) -> String {
+      do {
+        _ = try RecordFile.read(contentsOf: path)
+        return "read"
+      } catch {
+        return error.description
+      }
+    }
+    #expect(refusal(folder.path) == "\(folder.path) is a folder, not a record file")
+    let missing = folder.appendingPathComponent("missing.jsonl").path
+    #expect(refusal(missing) == "\(missing) does not exist")
+    let empty = folder.appendingPathComponent("empty.jsonl").path
+    FileManager.default.createFile(atPath: empty, contents: Data())
+    #expect(refusal(empty) == "the file is empty: there is no record in it")
+    let binary = folder.appendingPathComponent("binary.jsonl").path
+    FileManager.default.createFile(atPath: binary, contents: Data([0xFF, 0xFE, 0x00]))
+    #expect(refusal(binary) == "\(binary) is not text (UTF-8)")
+    let good = folder.appendingPathComponent("good.jsonl").path
+    FileManager.default.createFile(
+      atPath: good, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+    #expect(refusal(good) == "read")
+  }
+
   @Test func aDamagedRecordIsRefusedNamingTheLineAndTheReason() {
-    #expect(read([]) == "line 0: the file is empty")
-    #expect(read(["", ""]) == "line 0: the file is empty")
+    #expect(read([]) == "the file is empty: there is no record in it")
+    #expect(read(["", ""]) == "the file is empty: there is no record in it")
     #expect(
       read(Array(lines.dropLast()))
         == "line 5: the record ends without its end line: it is truncated")

@@ -1,6 +1,10 @@
 import ComposableArchitecture
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Records a terminal session of the root feature into a record file: what `app-cli --record`
 /// and Ctrl-R do. Only the root feature is recorded (the terminal's own key presses and
 /// selections are not): a key the terminal turns into a root action counts as that action,
@@ -34,6 +38,30 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
   /// What the status line last said about recording.
   public private(set) var lastStatus: String?
 
+  /// Makes sure a record can be written to `file` before a session is recorded into it, so that
+  /// a recording is never lost at the end for a path that could not take it: creates it (empty,
+  /// readable by its owner only) when it does not exist, and checks that an existing one is a
+  /// file that can be written. Throws the reason, naming the path.
+  nonisolated public static func prepare(_ file: URL) throws(RecordTargetError) {
+    let path = file.path
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+      throw RecordTargetError(path: path, reason: "it is a folder")
+    }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw RecordTargetError(path: path, reason: String(cString: strerror(errno)))
+    }
+    close(descriptor)
+  }
+
+  /// Writes a record to `file`, readable by its owner only (it holds what was typed and what
+  /// the services answered).
+  nonisolated static func write(_ text: String, to file: URL) throws {
+    try Data(text.utf8).write(to: file)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+  }
+
   /// Starts recording into `file`, or into a new `session-<date>.jsonl` in the current folder.
   func start(_ store: StoreOf<TerminalFeature<Root>>) {
     let target = file ?? Self.newFile()
@@ -52,7 +80,7 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
     let record = feature.record(recording)
     let status: String
     do {
-      try Data(RecordFile.write(record).utf8).write(to: target)
+      try Self.write(RecordFile.write(record), to: target)
       status =
         "Recording saved to \(target.path) (\(record.steps.count) steps)"
         + (record.isFull ? " — full: \(recording.fullMessage)" : "")
@@ -75,4 +103,11 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
     return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       .appendingPathComponent("session-\(formatter.string(from: Date())).jsonl")
   }
+}
+
+/// Why a session cannot be recorded to a file.
+public struct RecordTargetError: Error, Equatable, CustomStringConvertible {
+  public var path: String
+  public var reason: String
+  public var description: String { "cannot record to \(path): \(reason)" }
 }

@@ -89,9 +89,31 @@ public enum RecordFile {
     ])
   }
 
-  /// Reads a record file, checking it whole.
+  /// Reads the record file at `path`, checking it whole: a folder, a file that cannot be read or
+  /// is not UTF-8 is refused as the record would be, with the reason.
+  public static func read(contentsOf path: String) throws(RecordFileError) -> SessionRecord {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+      throw RecordFileError(line: 0, reason: "\(path) is a folder, not a record file")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let reason =
+        FileManager.default.fileExists(atPath: path)
+        ? "\(path) cannot be read (permission denied)" : "\(path) does not exist"
+      throw RecordFileError(line: 0, reason: reason)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw RecordFileError(line: 0, reason: "\(path) is not text (UTF-8)")
+    }
+    return try read(text)
+  }
+
+  /// Reads a record file, checking it whole. Lines may end with `\n` or `\r\n` (a file
+  /// passed through an editor or a system that writes those).
   public static func read(_ text: String) throws(RecordFileError) -> SessionRecord {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // "\r\n" is one Character in Swift: split on it as on "\n".
+    var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+      .map(String.init)
     if lines.last == "" { lines.removeLast() }
     var number = 0
     func fail(_ reason: String) -> RecordFileError {
@@ -109,7 +131,7 @@ public enum RecordFile {
     }
 
     guard lines.contains(where: { !$0.isEmpty }), let header = try next() else {
-      throw RecordFileError(line: 0, reason: "the file is empty")
+      throw RecordFileError(line: 0, reason: "the file is empty: there is no record in it")
     }
     guard header["record"] == .string(format) else {
       throw fail("not a session record (its first line has no \"record\":\"\(format)\")")
@@ -231,11 +253,12 @@ public enum RecordFile {
   }
 }
 
-/// Why a record file was refused: the line (from 1) and the reason.
+/// Why a record file was refused: the line (from 1; 0 when it is about the file as a whole)
+/// and the reason.
 public struct RecordFileError: Error, Equatable, CustomStringConvertible {
   public var line: Int
   public var reason: String
-  public var description: String { "line \(line): \(reason)" }
+  public var description: String { line == 0 ? reason : "line \(line): \(reason)" }
 }
 
 extension RecordedChange {

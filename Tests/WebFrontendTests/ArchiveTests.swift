@@ -237,6 +237,41 @@ struct ArchiveTests {
     }
   }
 
+  /// An instance that must resume a session while its storage does not answer says so within
+  /// the archive timeout (503, try again) instead of holding the request as long as the storage
+  /// takes.
+  @Test func aResumeWhileTheStorageHangsIsAnsweredPromptlyWith503() async throws {
+    let stored = SessionArchive.inMemory()
+    let hangs = LockIsolated(false)
+    let archive = SessionArchive(
+      load: stored.load,
+      claim: { id, visitor, holder in
+        if hangs.value { try await Task.sleep(for: .seconds(3_600)) }
+        return try await stored.claim(id, visitor, holder)
+      },
+      save: stored.save, delete: stored.delete, prune: stored.prune)
+    let session = try await makeApplication(makeArchivingRegistry(archive)).test(.router) {
+      client in
+      let session = try await createSession(client)
+      #expect(try await send(.incrementCounter(id: firstCounter), session, client).status == .ok)
+      return session
+    }
+    hangs.setValue(true)
+    // Another instance, which does not have the session: its resume waits at most 50 ms.
+    let other = makeArchivingRegistry(archive, seed: 100, archiveTimeout: .milliseconds(50))
+    try await makeApplication(other).test(.router) { client in
+      let response = try await state(session, client)
+      #expect(response.status == .serviceUnavailable)
+      #expect(
+        try decodeBody(response, as: APIError.Body.self).error
+          == "saved sessions cannot be read right now; try again")
+      #expect(response.headers[.retryAfter] == "5")
+      hangs.setValue(false)
+      let resumed: SessionResponse = try decodeBody(try await state(session, client))
+      #expect(resumed.state.counters.first?.count == 1)
+    }
+  }
+
   /// A saved state this version cannot read is not resumed, and not destroyed either: it is
   /// set aside (the storages move it to `session_quarantine`) and counted.
   @Test func anUnreadableSavedStateIsSetAsideNotResumed() async throws {

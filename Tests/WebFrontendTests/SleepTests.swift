@@ -85,9 +85,9 @@ struct SleepTests {
       // Without them both sleep.
       try await client.send(.toggleTimer(id: firstCounter), to: ticking)
       try await client.call(.delete, "/api/session", session: watched) { _ in }
-      // The stream ends with its session; the server then closes the connection, which this
-      // client may report as an error (a browser's EventSource sees a stream end either way).
-      _ = try? await stream
+      // The stream ends with its session, whole (the server then closes its connection, as its
+      // `Connection: close` said).
+      #expect(try await stream.status == .ok)
       try await client.send(.closeScreen, to: screen)
       try await waitUntil { registry.state(of: screen)?.episodeScreens.isEmpty == true }
       // Once the cancelled timer and the closed screen have wound down.

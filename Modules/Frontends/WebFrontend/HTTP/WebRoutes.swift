@@ -284,6 +284,9 @@ public enum WebRoutes {
         status: .ok,
         headers: [
           .contentType: "text/event-stream", .cacheControl: "no-store",
+          // The connection closes when the stream ends (below): said, so that no client puts
+          // it back in its pool for a next request that would find it closed.
+          .connection: "close",
         ],
         body: ResponseBody { writer in
           metrics.eventStreamsOpen.increment()

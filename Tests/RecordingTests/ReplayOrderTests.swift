@@ -17,6 +17,14 @@ extension DependencyValues {
     get { self[LoadClient.self] }
     set { self[LoadClient.self] = newValue }
   }
+
+  /// Wraps the load client so that a recording keeps each load as `loadClient.<name>`.
+  static func recordLoads(_ values: inout DependencyValues, into tape: DependencyTape) {
+    let base = values.loadClient
+    values.loadClient = LoadClient { name in
+      try await tape.record("loadClient.\(name)", arguments: [name]) { try await base.load(name) }
+    }
+  }
 }
 
 /// One action starts two loads at once; each answer is appended when it comes. `delayBeforeA`
@@ -61,12 +69,7 @@ struct TwoLoads {
 
   static let recorded = RecordedFeature<State, Action>(
     name: "TwoLoads", initialStateExpression: "TwoLoads.State()", baseline: { State() },
-    recordClients: { values, tape in
-      let base = values.loadClient
-      values.loadClient = LoadClient { name in
-        try await tape.record("loadClient.\(name)", arguments: [name]) { try await base.load(name) }
-      }
-    },
+    recordClients: DependencyValues.recordLoads,
     testImports: [])
 }
 

@@ -76,12 +76,7 @@ struct StaleLoad {
 
   static let recorded = RecordedFeature<State, Action>(
     name: "StaleLoad", initialStateExpression: "StaleLoad.State()", baseline: { State() },
-    recordClients: { values, tape in
-      let base = values.loadClient
-      values.loadClient = LoadClient { name in
-        try await tape.record("loadClient.\(name)", arguments: [name]) { try await base.load(name) }
-      }
-    },
+    recordClients: DependencyValues.recordLoads,
     testImports: [])
 }
 

@@ -17,18 +17,13 @@ struct ArchiveTests {
     _ archive: SessionArchive, clock: TestClock<Duration> = TestClock(), seed: Int = 0,
     archiveTimeout: Duration = .seconds(30)
   ) -> SessionRegistry {
-    let ids = LockIsolated(seed)
+    let uuid = countingUUIDs(from: seed)
     return SessionRegistry(
       app: .app, configuration: .init(archiveTimeout: archiveTimeout),
       logger: quietLogger,
       archive: archive,
       dependencies: {
-        $0.uuid = UUIDGenerator {
-          ids.withValue { id in
-            defer { id += 1 }
-            return UUID(id)
-          }
-        }
+        $0.uuid = uuid
         $0.continuousClock = clock
         $0.favoriteClient = .inMemory()
         $0.settingsClient = .inMemory()

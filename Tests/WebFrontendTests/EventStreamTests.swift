@@ -122,6 +122,11 @@ struct EventStreamTests {
     }
   }
 
+  /// The bytes of a request that opens a session's event stream, as a browser sends them.
+  nonisolated static func eventStreamRequest(port: Int, session id: String) -> String {
+    "GET /api/session/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: session=\(id)\r\n\r\n"
+  }
+
   /// A page that reloads closes its stream; the server must notice when the connection closes,
   /// not at the next keep-alive, or the reloaded page could not follow its session meanwhile.
   @Test func aStreamWhoseClientLeftFreesItsSlotsAtOnce() async throws {
@@ -129,8 +134,7 @@ struct EventStreamTests {
     try await makeApplication(registry).test(.ahc(.http)) { client in
       let id = try await client.createSession().id
       let port = try #require(client.port)
-      let request =
-        "GET /api/session/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: session=\(id)\r\n\r\n"
+      let request = Self.eventStreamRequest(port: port, session: id)
       for _ in 1...3 {
         var stream: RawHTTP.Connection? = try RawHTTP.Connection(port: port)
         stream?.send(request)
@@ -161,8 +165,7 @@ struct EventStreamTests {
     try await makeApplication(registry).test(.ahc(.http)) { client in
       let id = try await client.createSession().id
       let port = try #require(client.port)
-      let request =
-        "GET /api/session/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: session=\(id)\r\n\r\n"
+      let request = Self.eventStreamRequest(port: port, session: id)
       var left: [RawHTTP.Connection] = []
       for _ in 1...3 {
         let stream = try RawHTTP.Connection(port: port)

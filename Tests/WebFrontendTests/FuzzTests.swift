@@ -91,21 +91,15 @@ struct FuzzRequest: CustomStringConvertible {
 
 /// Deterministic generator of hostile requests.
 struct Generator {
-  private var state: UInt64
+  private var random: SeededGenerator
   var sessionID: String
 
   init(seed: UInt64, sessionID: String) {
-    self.state = seed
+    self.random = SeededGenerator(seed: seed)
     self.sessionID = sessionID
   }
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  mutating func next() -> UInt64 { random.next() }
 
   mutating func int(_ range: Range<Int>) -> Int {
     range.lowerBound + Int(next() % UInt64(range.count))

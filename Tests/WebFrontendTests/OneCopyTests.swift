@@ -18,17 +18,12 @@ import Testing
 struct OneCopyTests {
   /// An instance: a registry over the shared archive, with its own counter ids.
   static func instance(_ archive: SessionArchive, seed: Int) -> SessionRegistry {
-    let ids = LockIsolated(seed)
+    let uuid = countingUUIDs(from: seed)
     return SessionRegistry(
       app: .app, configuration: .init(archiveTimeout: .seconds(30)), logger: quietLogger,
       archive: archive,
       dependencies: {
-        $0.uuid = UUIDGenerator {
-          ids.withValue { id in
-            defer { id += 1 }
-            return UUID(id)
-          }
-        }
+        $0.uuid = uuid
         $0.favoriteClient = .inMemory()
         $0.settingsClient = .inMemory()
       })
@@ -125,7 +120,6 @@ struct OneCopyTests {
     var violations: [String] = []
     var moves = 0
     var acknowledged = 0
-    var refusedCopies = 0
     var description: String {
       "\(acknowledged) acknowledged, \(moves) moves, \(violations.count) violations"
     }
@@ -336,23 +330,5 @@ struct OneCopyTests {
     }
     for registry in instances.value { registry.endAll() }
     return result
-  }
-}
-
-/// A random number generator that gives the same numbers for the same seed (SplitMix64), so that
-/// a failing schedule can be run again.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

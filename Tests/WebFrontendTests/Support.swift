@@ -199,3 +199,33 @@ func fixtureData(_ name: String) throws -> Data {
     Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
   return try Data(contentsOf: url)
 }
+
+/// New ids `UUID(seed)`, `UUID(seed + 1)`, …: a registry's sessions get ids of their own range, so
+/// that two registries (two instances) never hand out the same counter id.
+func countingUUIDs(from seed: Int) -> UUIDGenerator {
+  let ids = LockIsolated(seed)
+  return UUIDGenerator {
+    ids.withValue { id in
+      defer { id += 1 }
+      return UUID(id)
+    }
+  }
+}
+
+/// A random number generator that gives the same numbers for the same seed (SplitMix64), so that
+/// a failing schedule can be run again.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -187,11 +187,16 @@ struct EventStreamTests {
   @Test func idleSessionsExpireAndActiveOnesStay() async throws {
     let registry = makeRegistry(configuration: .init(idleTimeout: .seconds(60)))
     try await makeApplication(registry).test(.router) { client in
+      // Each deadline is measured from an instant known to lie on the right side of the
+      // session's last activity, so a slow request on a loaded machine changes nothing.
+      let beforeCreating = ContinuousClock.now
       let id = try await client.createSession().id
-      #expect(await registry.expireIdleSessions(now: .now.advanced(by: .seconds(30))) == 0)
+      #expect(registry.expireIdleSessions(now: beforeCreating.advanced(by: .seconds(30))) == 0)
+      let beforeSending = ContinuousClock.now
       try await client.send(.incrementCounter(id: firstCounter), to: id)
-      #expect(await registry.expireIdleSessions(now: .now.advanced(by: .seconds(59))) == 0)
-      #expect(await registry.expireIdleSessions(now: .now.advanced(by: .seconds(61))) == 1)
+      let afterSending = ContinuousClock.now
+      #expect(registry.expireIdleSessions(now: beforeSending.advanced(by: .seconds(59))) == 0)
+      #expect(registry.expireIdleSessions(now: afterSending.advanced(by: .seconds(61))) == 1)
       let response = try await client.post(#"{"type": "counter.add"}"#, to: id)
       #expect(response.status == .notFound)
       let error = try decodeBody(response, as: APIError.Body.self)

@@ -197,6 +197,37 @@ extension SessionRecording {
   }
 }
 
+@MainActor
+@Suite struct StackRecordingTests {
+  /// A navigation stack's changes are written element by element: a push as `path[id: N] = …`
+  /// (a test store appends it under that id), a change on a screen through `path[id: N]?`, a pop
+  /// as `= nil`. Written whole, `StackState([…])` would give the screen an id of the test's own
+  /// and every later assertion on the stack would fail.
+  @Test func aStackIsAssertedElementByElement() async throws {
+    let store = appStore()
+    let recording = store.startRecording(dependencies: AppFeature.recordClients)
+    await store.send(.task).finish()
+    let first = store.episodes.episodes[0].id
+    let second = store.episodes.episodes[1].id
+    store.send(.episodes(.episodeTapped(first)))
+    let stack = store.episodes.path.ids
+    await store.send(.episodes(.path(.element(id: stack[0], action: .favorite(.buttonTapped)))))
+      .finish()
+    store.send(.episodes(.path(.popFrom(id: stack[0]))))
+    store.send(.episodes(.episodeTapped(second)))
+    store.stopRecording()
+    let source = try SessionTestWriter(
+      suiteName: "S", testName: "t", testableImports: AppFeature.recorded.testImports,
+      source: ""
+    ).write(recording.appRecord)
+    #expect(!source.contains("path = StackState("), "\(source)")
+    #expect(source.contains("$0.episodes.path[id: 0] = EpisodeDetail.State("))
+    #expect(source.contains("$0.episodes.path[id: 0]?.$isFavorite.withLock { $0 = true }"))
+    #expect(source.contains("$0.episodes.path[id: 0] = nil"))
+    #expect(source.contains("$0.episodes.path[id: 1] = EpisodeDetail.State("))
+  }
+}
+
 /// A parent that turns its own action into its child's, as a front end's key map does.
 @Reducer
 struct KeyMap {

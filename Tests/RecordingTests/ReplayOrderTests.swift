@@ -1,6 +1,7 @@
 import ComposableArchitecture
 import Foundation
 import Testing
+import SessionTestWriter
 
 /// A client that loads a value by name; recorded as one endpoint per name (`loadClient.a`), so
 /// that a replay gives each load its own answer whichever effect calls first.
@@ -167,5 +168,61 @@ struct TwoLoads {
       record, of: TwoLoads.recorded, reducer: TwoLoads(), timeout: .seconds(5))
     #expect(report.divergence == nil, "\(report)")
     #expect(report.reproduced == 3)
+  }
+
+  /// The record says which effect made each call and which effect sent each action, and a test
+  /// written from it gives each answer just before the step its effect sent with it: `a` before
+  /// step 2, `b` before step 3, though both came back before step 2.
+  @Test func aWrittenTestGivesEachAnswerBeforeTheStepOfItsEffect() async throws {
+    let record = try await sessionWhereBothAnswersCameBackTogether()
+    let a = try #require(record.answers.first { $0.name == "loadClient.a" }?.effect)
+    let b = try #require(record.answers.first { $0.name == "loadClient.b" }?.effect)
+    #expect(a != b)
+    #expect(record.steps.map(\.effect) == [nil, a, b])
+    // The numbers survive the file.
+    #expect(try RecordFile.read(RecordFile.write(record)) == record)
+
+    let source = try SessionTestWriter(
+      suiteName: "S", testName: "t", testableImports: [], source: ""
+    ).write(record)
+    #expect(source.contains("$0.loadClient.a = { _ in try await loadClientAReplies.reply() }"))
+    let step2 = try #require(source.range(of: "// Step 2: received"))
+    let step3 = try #require(source.range(of: "// Step 3: received"))
+    let releaseA = try #require(source.range(of: "loadClientAReplies.release(1)"))
+    let releaseB = try #require(source.range(of: "loadClientBReplies.release(1)"))
+    #expect(step2.upperBound < releaseA.lowerBound && releaseA.upperBound < step3.lowerBound)
+    #expect(step3.upperBound < releaseB.lowerBound)
+  }
+
+  /// What such a test does, by hand: `a`'s effect is slowed down after its answer, so `b` would
+  /// be received first if both answers were given at once; released one at a time, the store
+  /// receives them in the recorded order on every run.
+  @Test(arguments: 1...5)
+  func releasedAnswersAreReceivedInTheOrderTheyAreReleased(run: Int) async {
+    let aReplies = RecordedReplies<String>("loadClient.a", [.success("a")])
+    let bReplies = RecordedReplies<String>("loadClient.b", [.success("b")])
+    let store = TestStore(initialState: TwoLoads.State()) {
+      TwoLoads(delayBeforeA: .milliseconds(20))
+    } withDependencies: {
+      $0.loadClient = LoadClient { name in
+        try await (name == "a" ? aReplies : bReplies).reply()
+      }
+    }
+    await store.send(.start)
+    aReplies.release(1)
+    await store.receive(\.loaded, "a") { $0.arrivals = ["a"] }
+    bReplies.release(1)
+    await store.receive(\.loaded, "b") { $0.arrivals = ["a", "b"] }
+  }
+
+  /// An effect cancelled while it waits for its answer ends with `CancellationError`, as the
+  /// call of a cancelled effect does; a release after that changes nothing.
+  @Test func aCallWaitingForItsAnswerEndsWhenItsTaskIsCancelled() async {
+    let replies = RecordedReplies<String>("loadClient.a", [.success("a")])
+    let call = Task { try await replies.reply() }
+    call.cancel()
+    await #expect(throws: CancellationError.self) { try await call.value }
+    replies.release(1)
+    #expect(replies.remaining == 0)
   }
 }

@@ -62,6 +62,7 @@ public struct SessionTestWriter {
       if !names.contains(answer.name) { names.append(answer.name) }
     }
     var overrides = ["$0.continuousClock = clock"]
+    let releases = Self.releases(of: record)
     for endpoint in endpoints {
       // In the order the calls were made: a test's replies are handed out call by call.
       let answers = record.answers.filter { $0.name == endpoint }.sorted { $0.call < $1.call }
@@ -95,7 +96,9 @@ public struct SessionTestWriter {
       case "date":
         overrides.append("$0.date = DateGenerator { \(variable).next(or: Date()) }")
       default:
-        overrides.append("$0.\(endpoint) = { \(parameters)try \(variable).next() }")
+        let gated = !releases.before.isEmpty || !releases.atEnd.isEmpty
+        let call = gated ? "try await \(variable).reply()" : "try \(variable).next()"
+        overrides.append("$0.\(endpoint) = { \(parameters)\(call) }")
       }
     }
 
@@ -132,6 +135,7 @@ public struct SessionTestWriter {
       let place = "step \(index + 1)"
       body.append("")
       body.append("// Step \(index + 1): \(step.origin == .user ? "sent" : "received")")
+      body.append(contentsOf: releases.before[index] ?? [])
       if step.time > time + 1e-9 {
         body.append("await clock.advance(by: \(Self.duration(step.time - time)))")
         time = step.time
@@ -161,6 +165,12 @@ public struct SessionTestWriter {
         body.append("}")
       }
     }
+    if record.effectsInFlight == 0, !releases.atEnd.isEmpty {
+      body.append("")
+      body.append("// Answers no recorded action waited for (their effects sent nothing after).")
+      body.append(contentsOf: releases.atEnd)
+      body.append("await store.finish()")
+    }
     if record.effectsInFlight > 0 {
       body.append("")
       body.append("// The session ended with effects still running; what they did after it was")
@@ -183,6 +193,33 @@ public struct SessionTestWriter {
       .map { $0.isEmpty ? "" : "    " + $0 }
     file += ["  }", "}"]
     return file.joined(separator: "\n") + "\n"
+  }
+
+  // MARK: Answers in causal order
+
+  /// Where a test releases each recorded answer (`fooReplies.release(n)`, the `n`th call of an
+  /// endpoint): just before the first step its effect sent after the answer came back — so the
+  /// effects that raced in the session send in the recorded order — and, for an answer its
+  /// effect sent nothing after, at the end. Empty for a record that does not say which effect
+  /// made a call (written before it did): its answers are given at once.
+  static func releases(of record: SessionRecord) -> (before: [Int: [String]], atEnd: [String]) {
+    guard record.answers.contains(where: { $0.effect != nil }) else { return ([:], []) }
+    var before: [Int: [String]] = [:]
+    var atEnd: [String] = []
+    let ordered = record.answers.sorted { ($0.afterStep, $0.call) < ($1.afterStep, $1.call) }
+    for answer in ordered where answer.name != "uuid" && answer.name != "date" {
+      let number =
+        record.answers.filter { $0.name == answer.name && $0.call <= answer.call }.count
+      let line = "\(variableName(answer.name)).release(\(number))"
+      let slot: Int? =
+        if let effect = answer.effect {
+          record.steps.indices.first { $0 >= answer.afterStep && record.steps[$0].effect == effect }
+        } else {
+          answer.afterStep < record.steps.count ? answer.afterStep : nil
+        }
+      if let slot { before[slot, default: []].append(line) } else { atEnd.append(line) }
+    }
+    return (before, atEnd)
   }
 
   // MARK: Names and literals
@@ -443,8 +480,50 @@ private final class Context {
         optionalChain = !isLast
       }
     }
-    let literal = try render(change.value, at: place, indent: 0)
+    if case .stack(let newEntries) = change.value, case .stack(let oldEntries)? = current {
+      return try stackAssignments(from: oldEntries, to: newEntries, at: expression, place: place)
+    }
+    return try assign(change.value, to: expression, at: place)
+  }
+
+  private func assign(_ value: RecordedValue, to expression: String, at place: String)
+    throws(SessionTestWriter.Failure) -> [String]
+  {
+    let literal = try render(value, at: place, indent: 0)
     return (expression + " = " + literal).split(separator: "\n").map(String.init)
+  }
+
+  /// A navigation stack's change, element by element as a test asserts it: `$0.path[id: 1] = …`
+  /// for a push (a test store appends it), `= nil` for a pop, the changes inside an element
+  /// through `$0.path[id: 0]?`. A `StackState` written whole would give its elements new ids
+  /// from the test's generator, not the ids the reducer's pushes took.
+  private func stackAssignments(
+    from old: [RecordedValue.StackEntry], to new: [RecordedValue.StackEntry],
+    at expression: String, place: String
+  ) throws(SessionTestWriter.Failure) -> [String] {
+    let newIDs = Set(new.map(\.id))
+    let oldIDs = Set(old.map(\.id))
+    let keptInOrder =
+      old.map(\.id).filter(newIDs.contains) == new.map(\.id).filter(oldIDs.contains)
+    // Kept elements in another order cannot be asserted in place: the stack is rebuilt.
+    let before = keptInOrder ? old : []
+    var lines = old.reversed().filter { !keptInOrder || !newIDs.contains($0.id) }
+      .map { "\(expression)[id: \($0.id)] = nil" }
+    for entry in new {
+      let element = "\(expression)[id: \(entry.id)]"
+      guard let previous = before.first(where: { $0.id == entry.id })?.element else {
+        lines += try assign(entry.element, to: element, at: place)
+        continue
+      }
+      for change in RecordedValue.changes(from: previous, to: entry.element)
+      where !change.isReadOnlyShare {
+        lines +=
+          change.path.isEmpty
+          ? try assign(change.value, to: element, at: place)
+          : try assignment(change, to: element + "?", in: previous, at: place)
+      }
+    }
+    return lines
   }
 
   /// The case key path of an action an effect sent, and the value to compare when the last case

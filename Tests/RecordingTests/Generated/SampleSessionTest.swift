@@ -566,14 +566,12 @@ struct SampleSessionTests {
 
     // Step 56: sent
     await store.send(.episodes(.episodeTapped(id2))) {
-      $0.episodes.path = StackState([
-        EpisodeDetail.State(
-          alert: nil,
-          id: id2,
-          isFavorite: Shared(value: false),
-          title: "Functions"
-        ),
-      ])
+      $0.episodes.path[id: 0] = EpisodeDetail.State(
+        alert: nil,
+        id: id2,
+        isFavorite: Shared(value: false),
+        title: "Functions"
+      )
     }
 
     // Step 57: sent
@@ -581,7 +579,7 @@ struct SampleSessionTests {
 
     // Step 58: received
     await store.receive(\.episodes.path.popFrom, 0) {
-      $0.episodes.path = StackState([])
+      $0.episodes.path[id: 0] = nil
     }
   }
 }

@@ -305,6 +305,9 @@ class EffectHandle: @unchecked Sendable {
   /// Set when the effect's task ended while an action of it was held: the registry removes it
   /// once the last one is released.
   let removalDeferred = Atomic<Bool>(false)
+  /// The effect's number in a recorded session, 0 until a recording names it
+  /// (`DependencyTape.number(of:)`).
+  @usableFromInline let recordingNumber = Atomic<Int>(0)
 
   /// Notes an action of this effect held back by a replay.
   @usableFromInline

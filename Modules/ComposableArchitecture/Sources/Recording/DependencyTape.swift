@@ -36,6 +36,9 @@ public final class DependencyTape: Sendable {
     public var result: Result<RecordedValue, RecordedFailure>
     /// How many steps the session had when the answer came back.
     public var afterStep: Int
+    /// The number of the effect that made the call (``DependencyTape/number(of:)``), `nil` for
+    /// a call made outside an effect.
+    public var effect: Int?
   }
 
   /// A thrown error as recorded.
@@ -46,6 +49,23 @@ public final class DependencyTape: Sendable {
   private struct Log {
     var answers: [Answer] = []
     var nextCall = 0
+  }
+
+  /// The last number given to an effect.
+  private let lastEffectNumber = Atomic<Int>(0)
+
+  /// The number of an effect in this session, from 1, given when the effect is first seen:
+  /// the effect that made a call and the effect that sent an action have the same number when
+  /// they are the same effect, which tells a test written from the record which answer to give
+  /// before which action it receives.
+  @usableFromInline
+  func number(of effect: EffectHandle) -> Int {
+    let current = effect.recordingNumber.load(ordering: .acquiring)
+    if current != 0 { return current }
+    let next = lastEffectNumber.add(1, ordering: .relaxed).newValue
+    let (exchanged, original) = effect.recordingNumber.compareExchange(
+      expected: 0, desired: next, ordering: .acquiringAndReleasing)
+    return exchanged ? next : original
   }
 
   private let log = Mutex(Log())
@@ -107,7 +127,7 @@ public final class DependencyTape: Sendable {
     var answer = Answer(
       call: call, name: name, type: RecordedValue.typeName(of: type),
       arguments: arguments.map { RecordedValue(reflecting: $0) },
-      result: result, afterStep: 0)
+      result: result, afterStep: 0, effect: EffectContext.current.map(number(of:)))
     // The step count is read where the answer joins the log: an answer that joins later never
     // says it came after fewer steps. It is read before the effect that made the call can send
     // anything back, so the step that reduces what the answer caused counts after it.

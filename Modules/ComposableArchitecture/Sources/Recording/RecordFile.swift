@@ -82,11 +82,15 @@ public enum RecordFile {
     number: Int, _ step: SessionRecord.Step, after previous: RecordedValue
   ) -> RecordJSON {
     let changes = RecordedValue.changes(from: previous, to: step.state)
-    return .object([
+    var pairs: [(String, RecordJSON)] = [
       ("step", .number(String(number))), ("by", .string(step.origin.rawValue)),
+    ]
+    if let effect = step.effect { pairs.append(("effect", .number(String(effect)))) }
+    pairs += [
       ("time", RecordJSON.number(step.time)), ("action", step.action.json),
       ("changes", .array(changes.map(\.json))),
-    ])
+    ]
+    return .object(pairs)
   }
 
   /// Reads the record file at `path`, checking it whole: a folder, a file that cannot be read or
@@ -118,6 +122,14 @@ public enum RecordFile {
     var number = 0
     func fail(_ reason: String) -> RecordFileError {
       RecordFileError(line: number, reason: reason)
+    }
+    /// The optional number of the effect a step or an answer belongs to.
+    func effectNumber(_ line: RecordJSON) throws(RecordFileError) -> Int? {
+      guard let value = line["effect"] else { return nil }
+      guard case .number(let text) = value, let effect = Int(text), effect > 0 else {
+        throw fail("\"effect\" must be a whole number from 1")
+      }
+      return effect
     }
     func next() throws(RecordFileError) -> RecordJSON? {
       guard number < lines.count else { return nil }
@@ -216,7 +228,7 @@ public enum RecordFile {
             arguments: try arguments.map { argument throws(RecordFileError) in
               try argument.recordedValue(at: number)
             },
-            result: outcome, afterStep: steps.count))
+            result: outcome, afterStep: steps.count, effect: try effectNumber(line)))
       } else if case .number(let stepText) = line["step"] {
         guard Int(stepText) == steps.count + 1 else {
           throw fail(
@@ -243,7 +255,7 @@ public enum RecordFile {
         steps.append(
           SessionRecord.Step(
             origin: origin, action: try action.recordedValue(at: number), state: state,
-            time: time))
+            time: time, effect: try effectNumber(line)))
       } else {
         throw fail("a line that is neither a step, an answer nor the end")
       }
@@ -294,9 +306,10 @@ extension RecordedChange {
 extension SessionRecord.Answer {
   var json: RecordJSON {
     var pairs: [(String, RecordJSON)] = [
-      ("answer", .string(name)), ("call", .number(String(call))), ("type", .string(type)),
-      ("arguments", .array(arguments.map(\.json))),
+      ("answer", .string(name)), ("call", .number(String(call))),
     ]
+    if let effect { pairs.append(("effect", .number(String(effect)))) }
+    pairs += [("type", .string(type)), ("arguments", .array(arguments.map(\.json)))]
     switch result {
     case .returned(let value): pairs.append(("returned", value.json))
     case .threw(let value): pairs.append(("threw", value.json))

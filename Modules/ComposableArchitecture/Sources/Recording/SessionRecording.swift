@@ -31,14 +31,20 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
     /// The values of the shared references in the state after the action (they are
     /// references: the state alone would show their latest values).
     @usableFromInline var shared: _SharedSnapshot?
+    /// The number of the effect that sent the action (``DependencyTape/number(of:)``).
+    public var effect: Int?
 
     @inlinable
-    init(origin: Origin, action: Action, state: State, time: Duration, shared: _SharedSnapshot?) {
+    init(
+      origin: Origin, action: Action, state: State, time: Duration, shared: _SharedSnapshot?,
+      effect: Int?
+    ) {
       self.origin = origin
       self.action = action
       self.state = state
       self.time = time
       self.shared = shared
+      self.effect = effect
     }
   }
 
@@ -88,12 +94,12 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
   }
 
   @inlinable
-  func append(_ action: Action, state: State, origin: Origin) {
+  func append(_ action: Action, state: State, origin: Origin, effect: Int? = nil) {
     guard _steps.count < limit else { return }
     _steps.append(
       Step(
         origin: origin, action: action, state: state, time: tape.now,
-        shared: sharedRoots.isEmpty ? nil : _SharedSnapshot(sharedRoots)))
+        shared: sharedRoots.isEmpty ? nil : _SharedSnapshot(sharedRoots), effect: effect))
     tape.stepCount.store(_steps.count, ordering: .releasing)
   }
 
@@ -124,7 +130,7 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
       answers: tape.answers.map { answer in
         SessionRecord.Answer(
           call: answer.call, name: answer.name, type: answer.type, arguments: answer.arguments,
-          result: answer.result.outcome, afterStep: answer.afterStep)
+          result: answer.result.outcome, afterStep: answer.afterStep, effect: answer.effect)
       },
       isFull: isFull,
       effectsInFlight: isStopped ? effectsInFlightAtStop : countRunningEffects?() ?? 0)
@@ -159,7 +165,7 @@ extension SessionRecording {
         origin: step.origin == .user ? .user : .effect,
         action: RecordedValue(reflecting: step.action),
         state: RecordedValue(reflecting: step.state),
-        time: step.time.seconds)
+        time: step.time.seconds, effect: step.effect)
     }
   }
 }
@@ -185,11 +191,18 @@ public struct SessionRecord: Equatable, Sendable {
     public var state: RecordedValue
     /// The session's time, in seconds.
     public var time: Double
-    public init(origin: Origin, action: RecordedValue, state: RecordedValue, time: Double) {
+    /// For an action an effect sent: the number of that effect in the session, which the
+    /// answers to its calls carry too (``Answer/effect``); `nil` when not known.
+    public var effect: Int?
+    public init(
+      origin: Origin, action: RecordedValue, state: RecordedValue, time: Double,
+      effect: Int? = nil
+    ) {
       self.origin = origin
       self.action = action
       self.state = state
       self.time = time
+      self.effect = effect
     }
   }
 
@@ -207,9 +220,12 @@ public struct SessionRecord: Equatable, Sendable {
     public var arguments: [RecordedValue]
     public var result: Outcome
     public var afterStep: Int
+    /// The number of the effect that made the call (``Step/effect``); `nil` for a call made
+    /// outside an effect (a reducer's `uuid`) or when not known.
+    public var effect: Int?
     public init(
       call: Int, name: String, type: String, arguments: [RecordedValue], result: Outcome,
-      afterStep: Int
+      afterStep: Int, effect: Int? = nil
     ) {
       self.call = call
       self.name = name
@@ -217,6 +233,7 @@ public struct SessionRecord: Equatable, Sendable {
       self.arguments = arguments
       self.result = result
       self.afterStep = afterStep
+      self.effect = effect
     }
   }
 
@@ -261,13 +278,19 @@ extension Result<RecordedValue, DependencyTape.RecordedFailure> {
 final class _CoreRecorder<State, Action> {
   /// Who sends the next action reduced: set by the core before it reduces an effect's action.
   @usableFromInline @exclusivity(unchecked) var nextOrigin: SessionRecordingOrigin = .user
+  /// The effect that sent it, when the core knows (``DependencyTape/number(of:)`` names it in
+  /// the record).
+  @usableFromInline @exclusivity(unchecked) var nextEffect: EffectHandle?
   /// Whether the `.send` effects about to start come from outside the recorded feature (its
   /// parent's reducer turned a key press into one of its actions): then they count as sent by a
   /// user.
   @usableFromInline @exclusivity(unchecked) var sendsAreFromOutside = false
   /// Records a step of the root; returns whether it was one of the recorded feature's.
   @usableFromInline let record:
-    (_ action: Action, _ state: State, _ origin: SessionRecordingOrigin) -> Bool
+    (
+      _ action: Action, _ state: State, _ origin: SessionRecordingOrigin,
+      _ effect: EffectHandle?
+    ) -> Bool
   @usableFromInline let stop: (_ effectsInFlight: Int) -> Void
   /// Set only by a replay (``SessionReplay``): whether an action an effect sent may be reduced
   /// now, that is, whether it is the one the record has next. Effects that answer at the same
@@ -281,7 +304,7 @@ final class _CoreRecorder<State, Action> {
 
   @usableFromInline
   init(
-    record: @escaping (Action, State, SessionRecordingOrigin) -> Bool,
+    record: @escaping (Action, State, SessionRecordingOrigin, EffectHandle?) -> Bool,
     stop: @escaping (Int) -> Void
   ) {
     self.record = record

@@ -56,12 +56,18 @@ final class RootCore<State, Action>: @unchecked Sendable {
     @usableFromInline let tasks: EffectTaskList
     /// Whether it was sent from outside (during another send), not by an effect.
     @usableFromInline let isFromOutside: Bool
+    /// The effect that sent it, kept only while the store records (a record names it).
+    @usableFromInline let effect: EffectHandle?
 
     @inlinable
-    init(action: Action, tasks: EffectTaskList, isFromOutside: Bool = false) {
+    init(
+      action: Action, tasks: EffectTaskList, isFromOutside: Bool = false,
+      effect: EffectHandle? = nil
+    ) {
       self.action = action
       self.tasks = tasks
       self.isFromOutside = isFromOutside
+      self.effect = effect
     }
   }
 
@@ -129,7 +135,8 @@ final class RootCore<State, Action>: @unchecked Sendable {
   @inlinable
   func receive(_ action: Action, tasks: EffectTaskList, from effect: EffectHandle? = nil) {
     guard !isSending else {
-      buffer.append(Pending(action: action, tasks: tasks))
+      buffer.append(
+        Pending(action: action, tasks: tasks, effect: recording == nil ? nil : effect))
       return
     }
     if let recording {
@@ -139,6 +146,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
         return
       }
       recording.nextOrigin = .effect
+      recording.nextEffect = effect
     }
     isSending = true
     _ = withStoreDependenciesUnlessCurrent { process(action, tasks: tasks) }
@@ -216,7 +224,10 @@ final class RootCore<State, Action>: @unchecked Sendable {
     while index < buffer.count {
       let pending = buffer[index]
       index += 1
-      if let recording { recording.nextOrigin = pending.isFromOutside ? .user : .effect }
+      if let recording {
+        recording.nextOrigin = pending.isFromOutside ? .user : .effect
+        recording.nextEffect = pending.effect
+      }
       let effect = resolved.run(&state, pending.action)
       if !effect.isNone { start(effect, tasks: pending.tasks) }
     }
@@ -250,9 +261,11 @@ final class RootCore<State, Action>: @unchecked Sendable {
     beforeRecording = (original, installsDependencies)
     recording.countRunningEffects = { [weak self] in self?.registry.runningCount ?? 0 }
     self.recording = _CoreRecorder(
-      record: { action, state, origin in
+      record: { action, state, origin, effect in
         guard let child = extract(action) else { return false }
-        recording.append(child, state: toChild(state), origin: origin)
+        recording.append(
+          child, state: toChild(state), origin: origin,
+          effect: effect.map { tape.number(of: $0) })
         return true
       },
       stop: { recording.markStopped(effectsInFlight: $0) })
@@ -280,10 +293,11 @@ final class RootCore<State, Action>: @unchecked Sendable {
   ) -> _ResolvedReducer<State, Action> {
     _ResolvedReducer { state, action in
       let effect = resolved.run(&state, action)
-      let origin = recorder.nextOrigin
+      let (origin, sender) = (recorder.nextOrigin, recorder.nextEffect)
       recorder.nextOrigin = .user
+      recorder.nextEffect = nil
       // What a reducer outside the recorded feature sends it comes from outside it.
-      recorder.sendsAreFromOutside = !recorder.record(action, state, origin)
+      recorder.sendsAreFromOutside = !recorder.record(action, state, origin, sender)
       return effect
     }
   }

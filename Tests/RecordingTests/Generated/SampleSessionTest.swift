@@ -22,9 +22,9 @@ import Testing
 struct SampleSessionTests {
   @Test
   func sampleSession() async {
-    let id1 = UUID(uuidString: "937FF030-A707-4E86-97C3-A74A040D39C4")!
+    let id1 = UUID(uuidString: "AF6E7A2C-6CAA-4A41-9BB4-56C4504AD539")!
     let id2 = UUID(0)
-    let id3 = UUID(uuidString: "EF2A9FDA-964F-405A-94FA-0E6D352A0983")!
+    let id3 = UUID(uuidString: "55D57C1B-3782-4A76-AB79-E9B53AD91F1E")!
 
     let clock = TestClock()
     let favoriteClientFavoritesReplies = RecordedReplies<Set<UUID>>("favoriteClient.favorites", [
@@ -127,15 +127,15 @@ struct SampleSessionTests {
       AppFeature()
     } withDependencies: {
       $0.continuousClock = clock
-      $0.favoriteClient.favorites = { try favoriteClientFavoritesReplies.next() }
-      $0.settingsClient.load = { try settingsClientLoadReplies.next() }
-      $0.factClient.fetch = { _ in try factClientFetchReplies.next() }
-      $0.randomNumberClient.fetch = { _, _ in try randomNumberClientFetchReplies.next() }
+      $0.favoriteClient.favorites = { try await favoriteClientFavoritesReplies.reply() }
+      $0.settingsClient.load = { try await settingsClientLoadReplies.reply() }
+      $0.factClient.fetch = { _ in try await factClientFetchReplies.reply() }
+      $0.randomNumberClient.fetch = { _, _ in try await randomNumberClientFetchReplies.reply() }
       $0.uuid = UUIDGenerator { uuidReplies.next(or: UUID()) }
-      $0.weatherClient.search = { _ in try weatherClientSearchReplies.next() }
-      $0.weatherClient.forecast = { _ in try weatherClientForecastReplies.next() }
-      $0.settingsClient.save = { _ in try settingsClientSaveReplies.next() }
-      $0.favoriteClient.favorite = { _, _ in try favoriteClientFavoriteReplies.next() }
+      $0.weatherClient.search = { _ in try await weatherClientSearchReplies.reply() }
+      $0.weatherClient.forecast = { _ in try await weatherClientForecastReplies.reply() }
+      $0.settingsClient.save = { _ in try await settingsClientSaveReplies.reply() }
+      $0.favoriteClient.favorite = { _, _ in try await favoriteClientFavoriteReplies.reply() }
     }
 
     // Step 1: sent
@@ -150,9 +150,11 @@ struct SampleSessionTests {
     }
 
     // Step 4: received
+    favoriteClientFavoritesReplies.release(1)
     await store.receive(\.episodes.favoritesResponse.success)
 
     // Step 5: received
+    settingsClientLoadReplies.release(1)
     await store.receive(\.settings.loadResponse.success) {
       $0.settings.isLoading = false
     }
@@ -178,6 +180,7 @@ struct SampleSessionTests {
     }
 
     // Step 10: received
+    factClientFetchReplies.release(1)
     await store.receive(\.counterList.counters[id: id3].factResponse.success, "1 is the answer.") {
       $0.counterList.counters[id: id3]?.fact = "1 is the answer."
       $0.counterList.counters[id: id3]?.isFactRequestInFlight = false
@@ -189,6 +192,7 @@ struct SampleSessionTests {
     }
 
     // Step 12: received
+    randomNumberClientFetchReplies.release(1)
     await store.receive(\.counterList.counters[id: id3].randomNumberResponse.success, 7) {
       $0.counterList.counters[id: id3]?.count = 7
       $0.counterList.counters[id: id3]?.isRandomNumberRequestInFlight = false
@@ -295,6 +299,7 @@ struct SampleSessionTests {
     await store.receive(\.search.searchQueryChangeDebounced)
 
     // Step 28: received
+    weatherClientSearchReplies.release(1)
     await store.receive(\.search.searchResponse.success) {
       $0.search.results = [
         GeocodingSearch.Result(
@@ -341,6 +346,7 @@ struct SampleSessionTests {
     }
 
     // Step 30: received
+    weatherClientForecastReplies.release(1)
     await store.receive(\.search.forecastResponse) {
       $0.search.resultForecastRequestInFlight = nil
       $0.search.weather = Search.State.Weather(
@@ -467,6 +473,7 @@ struct SampleSessionTests {
     await store.receive(\.search.searchQueryChangeDebounced)
 
     // Step 42: received
+    weatherClientSearchReplies.release(2)
     await store.receive(\.search.searchResponse.failure) {
       $0.search.errorMessage = "Open-Meteo geocoding: HTTP 500: fixture failure"
       $0.search.isSearchInFlight = false
@@ -551,6 +558,7 @@ struct SampleSessionTests {
     }
 
     // Step 54: received
+    favoriteClientFavoriteReplies.release(1)
     await clock.advance(by: .seconds(1))
     await store.receive(\.episodes.episodes[id: id2].favorite.response.failure) {
       $0.episodes.episodes[id: id2]?.alert = AlertState {
@@ -581,5 +589,15 @@ struct SampleSessionTests {
     await store.receive(\.episodes.path.popFrom, 0) {
       $0.episodes.path[id: 0] = nil
     }
+
+    // Answers no recorded action waited for (their effects sent nothing after).
+    settingsClientSaveReplies.release(1)
+    settingsClientSaveReplies.release(2)
+    settingsClientSaveReplies.release(3)
+    settingsClientSaveReplies.release(4)
+    settingsClientSaveReplies.release(5)
+    settingsClientSaveReplies.release(6)
+    settingsClientSaveReplies.release(7)
+    await store.finish()
   }
 }

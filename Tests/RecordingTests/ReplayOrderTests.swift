@@ -1,7 +1,7 @@
 import ComposableArchitecture
 import Foundation
-import Testing
 import SessionTestWriter
+import Testing
 
 /// A client that loads a value by name; recorded as one endpoint per name (`loadClient.a`), so
 /// that a replay gives each load its own answer whichever effect calls first.

@@ -185,8 +185,11 @@ struct AppFeatureTests {
     }
     await store.send(\.episodes.episodes[id: UUID(1)].favorite.buttonTapped) {
       $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
+      $0.episodes.episodes[id: UUID(1)]?.isSaving = true
     }
-    await store.receive(\.episodes.episodes[id: UUID(1)].favorite.response.success)
+    await store.receive(\.episodes.episodes[id: UUID(1)].favorite.response.success) {
+      $0.episodes.episodes[id: UUID(1)]?.isSaving = false
+    }
   }
 
   static let mockDays: [Search.State.Weather.Day] = [

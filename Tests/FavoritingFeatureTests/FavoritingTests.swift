@@ -45,16 +45,23 @@ struct FavoritingTests {
     let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: false)) {
       Favoriting<Int>(favorite: { _, isFavorite in isFavorite })
     }
-    await store.send(.buttonTapped) { $0.isFavorite = true }
-    await store.receive(\.response.success)
+    await store.send(.buttonTapped) {
+      $0.isFavorite = true
+      $0.isSaving = true
+    }
+    await store.receive(\.response.success) { $0.isSaving = false }
   }
 
   @Test func failureShowsAnAlertAndDismissingItRollsBack() async {
     let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: false)) {
       Favoriting<Int>(favorite: { _, _ in throw SaveFailed() })
     }
-    await store.send(.buttonTapped) { $0.isFavorite = true }
+    await store.send(.buttonTapped) {
+      $0.isFavorite = true
+      $0.isSaving = true
+    }
     await store.receive(\.response.failure) {
+      $0.isSaving = false
       $0.alert = AlertState { TextState("Favoriting failed.") }
     }
     await store.send(.alert(.dismiss)) {
@@ -80,11 +87,33 @@ struct FavoritingTests {
         return isFavorite
       })
     }
-    await store.send(.buttonTapped) { $0.isFavorite = true }
+    await store.send(.buttonTapped) {
+      $0.isFavorite = true
+      $0.isSaving = true
+    }
     await store.send(.buttonTapped) { $0.isFavorite = false }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.response.success)
+    await store.receive(\.response.success) { $0.isSaving = false }
     #expect(saved.value == [false])
+  }
+
+  /// `save` saves the choice shown without changing it, cancelling a save in flight as a tap
+  /// does: how a parent finishes what another button over the same choice could not.
+  @Test func saveSavesTheChoiceShownAndReplacesASaveInFlight() async {
+    let clock = TestClock()
+    let saved = LockIsolated<[Bool]>([])
+    let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: true)) {
+      Favoriting<Int>(favorite: { _, isFavorite in
+        try await clock.sleep(for: .seconds(1))
+        saved.withValue { $0.append(isFavorite) }
+        return isFavorite
+      })
+    }
+    await store.send(.save) { $0.isSaving = true }
+    await store.send(.save)
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.response.success, true) { $0.isSaving = false }
+    #expect(saved.value == [true])
   }
 
   @Test func twoElementsDoNotCancelEachOther() async {
@@ -102,12 +131,18 @@ struct FavoritingTests {
     }
     await store.send(\.rows[id: 1].favorite.buttonTapped) {
       $0.rows[id: 1]?.favorite.isFavorite = true
+      $0.rows[id: 1]?.favorite.isSaving = true
     }
     await store.send(\.rows[id: 2].favorite.buttonTapped) {
       $0.rows[id: 2]?.favorite.isFavorite = true
+      $0.rows[id: 2]?.favorite.isSaving = true
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.rows[id: 1].favorite.response.success)
-    await store.receive(\.rows[id: 2].favorite.response.success)
+    await store.receive(\.rows[id: 1].favorite.response.success) {
+      $0.rows[id: 1]?.favorite.isSaving = false
+    }
+    await store.receive(\.rows[id: 2].favorite.response.success) {
+      $0.rows[id: 2]?.favorite.isSaving = false
+    }
   }
 }

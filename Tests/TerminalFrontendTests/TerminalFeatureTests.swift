@@ -354,8 +354,11 @@ struct TerminalFeatureTests {
     await store.send(.keyPressed(.enter)) {
       $0.app.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
     }
-    await store.receive(\.app.episodes.episodes)
     await store.receive(\.app.episodes.episodes) {
+      $0.app.episodes.episodes[id: UUID(1)]?.isSaving = true
+    }
+    await store.receive(\.app.episodes.episodes) {
+      $0.app.episodes.episodes[id: UUID(1)]?.isSaving = false
       $0.app.episodes.episodes[id: UUID(1)]?.alert = AlertState {
         TextState("Favoriting failed.")
       }
@@ -394,8 +397,8 @@ struct TerminalFeatureTests {
     await store.send(.keyPressed(.enter)) {
       $0.app.episodes.path[id: 0]?.$isFavorite.withLock { $0 = true }
     }
-    await store.receive(\.app.episodes.path)
-    await store.receive(\.app.episodes.path)
+    await store.receive(\.app.episodes.path) { $0.app.episodes.path[id: 0]?.isSaving = true }
+    await store.receive(\.app.episodes.path) { $0.app.episodes.path[id: 0]?.isSaving = false }
     #expect(store.state.app.episodes.episodes[id: UUID(2)]?.isFavorite == true)
     screen = ScreenRenderer.render(store.state, registration: .app, style: .plain)
     #expect(screen.contains("  ♥ favorite\n"))

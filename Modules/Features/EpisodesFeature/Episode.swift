@@ -13,15 +13,20 @@ public struct Episode: Sendable {
     public let id: UUID
     /// Whether the episode is a favorite, shared with its detail screen while one is open.
     @Shared public var isFavorite: Bool
+    /// Whether this row's favorite button is saving the choice.
+    public var isSaving: Bool
     public let title: String
 
     public init(
       alert: AlertState<FavoritingAction.Alert>? = nil,
       id: UUID,
       isFavorite: Bool = false,
+      isSaving: Bool = false,
       title: String
     ) {
-      self.init(alert: alert, id: id, isFavorite: Shared(value: isFavorite), title: title)
+      self.init(
+        alert: alert, id: id, isFavorite: Shared(value: isFavorite), isSaving: isSaving,
+        title: title)
     }
 
     /// A row whose favorite state is `isFavorite`'s reference.
@@ -29,19 +34,22 @@ public struct Episode: Sendable {
       alert: AlertState<FavoritingAction.Alert>? = nil,
       id: UUID,
       isFavorite: Shared<Bool>,
+      isSaving: Bool = false,
       title: String
     ) {
       self.alert = alert
       self.id = id
       self._isFavorite = isFavorite
+      self.isSaving = isSaving
       self.title = title
     }
 
     /// The favorite button's view of this row.
     public var favorite: FavoritingState<UUID> {
-      get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite) }
+      get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite, isSaving: isSaving) }
       set {
         alert = newValue.alert
+        isSaving = newValue.isSaving
         $isFavorite.setIfChanged(newValue.isFavorite)
       }
     }

@@ -7,7 +7,8 @@ import Foundation
 /// Its favorite button is a second ``Favoriting`` over the same `@Shared` favorite state as the
 /// episode's row, so a choice made on either shows on both; a failure alert shows where the tap
 /// was. ``Action/closeButtonTapped`` dismisses the screen (`@Dependency(\.dismiss)`), which pops
-/// it off the stack and cancels its effects.
+/// it off the stack and cancels its effects — a save in flight is then finished by the row
+/// (``Episodes``).
 @Reducer
 public struct EpisodeDetail: Sendable {
   @ObservableState
@@ -16,6 +17,8 @@ public struct EpisodeDetail: Sendable {
     public var alert: AlertState<FavoritingAction.Alert>?
     public let id: UUID
     @Shared public var isFavorite: Bool
+    /// Whether this screen's favorite button is saving the choice.
+    public var isSaving: Bool
     public let title: String
 
     /// The detail of `episode`, sharing its favorite state.
@@ -25,19 +28,21 @@ public struct EpisodeDetail: Sendable {
 
     public init(
       alert: AlertState<FavoritingAction.Alert>? = nil, id: UUID, isFavorite: Shared<Bool>,
-      title: String
+      isSaving: Bool = false, title: String
     ) {
       self.alert = alert
       self.id = id
       self._isFavorite = isFavorite
+      self.isSaving = isSaving
       self.title = title
     }
 
     /// The favorite button's view of this screen.
     public var favorite: FavoritingState<UUID> {
-      get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite) }
+      get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite, isSaving: isSaving) }
       set {
         alert = newValue.alert
+        isSaving = newValue.isSaving
         $isFavorite.setIfChanged(newValue.isFavorite)
       }
     }

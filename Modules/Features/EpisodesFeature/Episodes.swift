@@ -9,6 +9,12 @@ import Foundation
 /// ``Action/episodeTapped(_:)`` pushes the episode's screen, sharing the row's favorite state; a
 /// screen closes itself with `dismiss()`, or the front end pops it with `.path(.popFrom(id:))`.
 ///
+/// A screen that closes takes its effects with it, a favorite's save among them, while the
+/// choice it showed stays on the row it shares. So what a closing screen's favorite button left
+/// unfinished is finished on the row, and the list never shows a choice the service does not
+/// hold: a save in flight is made again by the row (whose alert shows if it fails), and a failed
+/// save whose alert is still up is rolled back, as dismissing the alert would.
+///
 /// ``Action/task`` (sent once by the front end) loads the saved favorites with `FavoriteClient`
 /// and marks the rows; if that fails, ``State/loadError`` says so and the rows stay as they are.
 @Reducer
@@ -70,6 +76,20 @@ public struct Episodes: Sendable {
         return .run { send in
           await send(.favoritesResponse(Result { try await favoriteClient.favorites() }))
         }
+
+      case .path(.popFrom(let id)):
+        // The screens closing: this one and those above it, seen one last time.
+        guard let first = state.path.ids.firstIndex(of: id) else { return .none }
+        var saves: [Effect<Action>] = []
+        for screenID in state.path.ids[first...] {
+          guard let screen = state.path[id: screenID] else { continue }
+          if screen.alert != nil {
+            screen.$isFavorite.withLock { $0.toggle() }
+          } else if screen.isSaving, state.episodes[id: screen.id] != nil {
+            saves.append(.send(.episodes(.element(id: screen.id, action: .favorite(.save)))))
+          }
+        }
+        return .merge(saves)
 
       case .episodes, .path:
         return .none

@@ -1,17 +1,23 @@
 import ComposableArchitecture
 import Foundation
 
-/// The state of a reusable favorite button: which element, whether it is a favorite, and the alert
-/// shown when saving the choice failed.
+/// The state of a reusable favorite button: which element, whether it is a favorite, whether the
+/// choice is being saved, and the alert shown when saving it failed.
 public struct FavoritingState<ID: Hashable & Sendable>: Equatable, Sendable {
   @PresentationState public var alert: AlertState<FavoritingAction.Alert>?
   public let id: ID
   public var isFavorite: Bool
+  /// Whether a save of the choice is in flight.
+  public var isSaving: Bool
 
-  public init(alert: AlertState<FavoritingAction.Alert>? = nil, id: ID, isFavorite: Bool) {
+  public init(
+    alert: AlertState<FavoritingAction.Alert>? = nil, id: ID, isFavorite: Bool,
+    isSaving: Bool = false
+  ) {
     self.alert = alert
     self.id = id
     self.isFavorite = isFavorite
+    self.isSaving = isSaving
   }
 }
 
@@ -22,6 +28,10 @@ public enum FavoritingAction: Sendable {
   case alert(PresentationAction<Alert>)
   case buttonTapped
   case response(Result<Bool, any Error>)
+  /// Saves the choice shown, as a tap does but without changing it: how a parent finishes a
+  /// save that another button over the same choice started and could not finish (its screen
+  /// closed while the save was in flight).
+  case save
 
   /// The failure alert has only its dismiss button.
   public enum Alert: Equatable, Sendable {}
@@ -31,8 +41,9 @@ public enum FavoritingAction: Sendable {
 ///
 /// A tap toggles the state at once (optimistically) and saves the choice with `favorite`; a tap
 /// while a save is in flight cancels that save. The saves of two elements never cancel each other:
-/// they are identified by the element's id. When saving fails, an alert shows the error's message;
-/// dismissing it rolls the toggle back.
+/// they are identified by the element's id. ``FavoritingState/isSaving`` is set while a save is
+/// in flight. When saving fails, an alert shows the error's message; dismissing it rolls the
+/// toggle back. ``FavoritingAction/save`` saves the choice shown again.
 ///
 /// ```swift
 /// Scope(state: \.favorite, action: \.favorite) {
@@ -67,18 +78,28 @@ public struct Favoriting<ID: Hashable & Sendable>: Reducer {
 
     case .buttonTapped:
       state.isFavorite.toggle()
-      return .run { [id = state.id, isFavorite = state.isFavorite, favorite] send in
-        await send(.response(Result { try await favorite(id, isFavorite) }))
-      }
-      .cancellable(id: CancelID(id: state.id), cancelInFlight: true)
+      return save(&state)
+
+    case .save:
+      return save(&state)
 
     case .response(.failure(let error)):
+      state.isSaving = false
       state.alert = AlertState { TextState(error.localizedDescription) }
       return .none
 
     case .response(.success(let isFavorite)):
+      state.isSaving = false
       state.isFavorite = isFavorite
       return .none
     }
+  }
+
+  private func save(_ state: inout FavoritingState<ID>) -> Effect<FavoritingAction> {
+    state.isSaving = true
+    return .run { [id = state.id, isFavorite = state.isFavorite, favorite] send in
+      await send(.response(Result { try await favorite(id, isFavorite) }))
+    }
+    .cancellable(id: CancelID(id: state.id), cancelInFlight: true)
   }
 }

@@ -22,9 +22,9 @@ import Testing
 struct SampleSessionTests {
   @Test
   func sampleSession() async {
-    let id1 = UUID(uuidString: "AF6E7A2C-6CAA-4A41-9BB4-56C4504AD539")!
+    let id1 = UUID(uuidString: "96AFCDFE-4A37-44BA-A0C1-B929DE01B0D4")!
     let id2 = UUID(0)
-    let id3 = UUID(uuidString: "55D57C1B-3782-4A76-AB79-E9B53AD91F1E")!
+    let id3 = UUID(uuidString: "F5B82051-0C66-44E7-944A-C83F36F0F273")!
 
     let clock = TestClock()
     let favoriteClientFavoritesReplies = RecordedReplies<Set<UUID>>("favoriteClient.favorites", [
@@ -555,6 +555,7 @@ struct SampleSessionTests {
     // Step 53: sent
     await store.send(.episodes(.episodes(.element(id: id2, action: .favorite(.buttonTapped))))) {
       $0.episodes.episodes[id: id2]?.$isFavorite.withLock { $0 = true }
+      $0.episodes.episodes[id: id2]?.isSaving = true
     }
 
     // Step 54: received
@@ -564,6 +565,7 @@ struct SampleSessionTests {
       $0.episodes.episodes[id: id2]?.alert = AlertState {
         TextState("Favoriting failed.")
       }
+      $0.episodes.episodes[id: id2]?.isSaving = false
     }
 
     // Step 55: sent
@@ -578,6 +580,7 @@ struct SampleSessionTests {
         alert: nil,
         id: id2,
         isFavorite: Shared(value: false),
+        isSaving: false,
         title: "Functions"
       )
     }

@@ -146,3 +146,79 @@ struct StaleLoad {
     #expect(report.reproduced == 2)
   }
 }
+
+/// A timer's ticks are equal actions: a replay must reduce each at its own step, not every tick
+/// that is ready when the first one's turn comes.
+@Reducer
+struct TwoTicks {
+  @ObservableState
+  struct State: Equatable {
+    var ticks = 0
+    var marks: [Int] = []
+  }
+
+  @RecordDecodable
+  @CasePathable
+  enum Action: Equatable {
+    case start
+    case mark
+    case tick
+  }
+
+  /// Live, the second tick waits for this; replayed, both ticks come at once.
+  var betweenTicks: @Sendable () async -> Void = {}
+  @Dependency(\.continuousClock) var clock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .start:
+        return .run { [betweenTicks, clock] send in
+          try await clock.sleep(for: .seconds(1))
+          await send(.tick)
+          await betweenTicks()
+          await send(.tick)
+        }
+      case .mark:
+        state.marks.append(state.ticks)
+        return .none
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+
+  static let recorded = RecordedFeature<State, Action>(
+    name: "TwoTicks", initialStateExpression: "TwoTicks.State()", baseline: { State() },
+    recordClients: { _, _ in }, testImports: [])
+}
+
+@MainActor
+@Suite struct EqualEffectActionsTests {
+  @Test(arguments: 1...5)
+  func equalActionsOfAnEffectAreEachReducedAtTheirOwnStep(run: Int) async throws {
+    // Recorded: a second passes, a tick, the user's mark (which sees 1), the second tick.
+    let marked = AsyncStream<Void>.makeStream()
+    let store = Store(initialState: TwoTicks.State()) {
+      TwoTicks(betweenTicks: { for await _ in marked.stream { break } })
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+    let recording = store.startRecording(dependencies: TwoTicks.recorded.recordClients)
+    let started = store.send(.start)
+    while store.ticks < 1 { await Task.yield() }
+    store.send(.mark)
+    marked.continuation.yield()
+    await started.finish()
+    store.stopRecording()
+    let record = TwoTicks.recorded.record(recording)
+    #expect(record.steps.map(\.origin) == [.user, .effect, .user, .effect])
+    #expect(record.steps.map(\.time) == [0, 1, 1, 1])
+
+    // Replayed, both ticks come the moment the clock reaches 1 s: the second waits for its step.
+    let report = await SessionReplay.replay(record, of: TwoTicks.recorded, reducer: TwoTicks())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == 4)
+  }
+}

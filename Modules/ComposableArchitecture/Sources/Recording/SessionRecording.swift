@@ -297,6 +297,9 @@ final class _CoreRecorder<State, Action> {
   /// moment race to send; the record shows the order they came in, and a replay must reduce them
   /// in that order to reproduce its states.
   @usableFromInline var replayTurn: ((Action) -> Bool)?
+  /// Whether ``replayTurn`` closes once it admitted an action (a turn of a recorded step), or
+  /// admits all (past the record's end).
+  @usableFromInline var replayTurnAdmitsOne = true
   /// The actions effects sent before their turn in a replay, oldest first, with the task lists
   /// of the sends they belong to and the effects that sent them.
   @usableFromInline var heldForReplay:

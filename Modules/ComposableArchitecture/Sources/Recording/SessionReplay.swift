@@ -160,6 +160,7 @@ public enum SessionReplay {
       report.reproduced = number
     }
     // Past the record every action is reduced as it comes, held ones first.
+    recorder?.replayTurnAdmitsOne = false
     recorder?.replayTurn = { _ in true }
     core.deliverHeldActionsInTurn()
     if report.divergence == nil {

@@ -140,10 +140,15 @@ final class RootCore<State, Action>: @unchecked Sendable {
       return
     }
     if let recording {
-      if let turn = recording.replayTurn, !turn(action) {
-        effect?.hold()
-        recording.heldForReplay.append((action, tasks, effect))
-        return
+      if let turn = recording.replayTurn {
+        guard turn(action) else {
+          effect?.hold()
+          recording.heldForReplay.append((action, tasks, effect))
+          return
+        }
+        // A turn admits one action, the step's: an equal one (a timer's next tick) that comes
+        // before the replay reaches its own step waits for it.
+        if recording.replayTurnAdmitsOne { recording.replayTurn = { _ in false } }
       }
       recording.nextOrigin = .effect
       recording.nextEffect = effect

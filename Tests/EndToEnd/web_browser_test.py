@@ -837,6 +837,47 @@ def main():
             c.click(increment, 0)
             c.wait(lambda: (counts() or [None])[0] == "4", "the session goes on: count 4")
 
+        def a_refused_event_stream_is_tried_again_with_pauses():
+            # A session takes at most four event streams (other tabs, pages being reloaded whose
+            # streams have not closed yet); a fifth is refused with 429. The page must then wait
+            # between tries (Retry-After, else a growing, jittered pause), not ask again at once:
+            # a page that retried at once sent 40-280 requests a second until a slot freed.
+            def streams_asked():
+                return metric(offline_url, "app_http_request_duration_seconds_count",
+                              route="/api/session/events", method="GET")
+            driver.get(offline_url)
+            c.wait(lambda: c.text("#connection") == "live", "event stream open")
+            cookie = "; ".join(f"{cookie['name']}={cookie['value']}" for cookie in
+                               driver.execute_cdp_cmd("Network.getAllCookies", {})["cookies"])
+            driver.get("about:blank")
+            address = urllib.parse.urlsplit(offline_url)
+            held = []
+            try:
+                request = (f"GET /api/session/events HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                           f"Accept: text/event-stream\r\nCookie: {cookie}\r\n\r\n").encode()
+                # Every free slot of the session taken (the page left may still hold one).
+                refusals = 0
+                while len(held) < 4 and refusals < 5:
+                    stream = socket.create_connection((address.hostname, address.port), timeout=10)
+                    stream.sendall(request)
+                    if stream.recv(64).startswith(b"HTTP/1.1 200"):
+                        held.append(stream)
+                    else:
+                        stream.close()
+                        refusals += 1
+                        time.sleep(0.1)
+                assert held, "no stream of the session could be opened"
+                driver.get(offline_url)
+                c.wait(lambda: c.text("#connection") == "reconnecting…", "the page is refused a stream")
+                before, started = streams_asked(), time.monotonic()
+                time.sleep(5)
+                asked, elapsed = streams_asked() - before, time.monotonic() - started
+                assert asked <= 6, f"{asked:.0f} event-stream requests in {elapsed:.1f} s"
+            finally:
+                for stream in held:
+                    stream.close()
+            c.wait(lambda: c.text("#connection") == "live", "the page follows its session again")
+
         def a_database_that_cannot_be_opened_stops_the_server():
             blocker = os.path.join(DATA_HOME, "a-file")
             with open(blocker, "w") as file:
@@ -883,6 +924,8 @@ def main():
             ("favorites and settings are kept across a server restart", kept_across_a_restart),
             ("the page reconnects to the same state after a crash",
              the_page_reconnects_to_the_same_state_after_a_crash),
+            ("a refused event stream is tried again with growing pauses; the page is live again",
+             a_refused_event_stream_is_tried_again_with_pauses),
             ("a database that cannot be opened stops the server with its name",
              a_database_that_cannot_be_opened_stops_the_server),
         ]:

@@ -1,4 +1,4 @@
-import { createSession, isNewer } from "/session.js";
+import { createSession, isNewer, parseEvents, retryDelay } from "/session.js";
 import { equal, test, assert } from "./harness.js";
 
 test("a newer revision of the same generation replaces the state; an older one does not", () => {
@@ -13,32 +13,40 @@ test("a resumed session (a new generation) is accepted even with lower revisions
   assert(isNewer({ generation: "g1", revision: 40 }, { generation: "g2", revision: 1 }));
 });
 
-// A fake server: answers by method and path, records every request, and an EventSource that
-// never opens.
+// A fake server: answers by method and path, records every request (the event stream as
+// "EVENTS path"), and keeps the last event stream open, for the test to send events on
+// (`requests.events.emit(name, data)`). `routes["EVENTS"]` may refuse streams: a function
+// returning [status, retryAfter] or null to open one.
 function fakeServer(routes) {
   const requests = [];
+  const encoder = new TextEncoder();
   globalThis.fetch = async (path, options = {}) => {
     const method = options.method || "GET";
+    if (path === "/api/session/events") {
+      requests.push("EVENTS " + path);
+      const refusal = routes["EVENTS"]?.();
+      if (refusal) {
+        const [status, retryAfter] = refusal;
+        return { status, ok: false, headers: new Headers(retryAfter == null ? {} : { "Retry-After": String(retryAfter) }), json: async () => ({ error: "refused" }) };
+      }
+      let controller;
+      const body = new ReadableStream({ start(c) { controller = c; } });
+      options.signal?.addEventListener("abort", () => { try { controller.error(new DOMException("aborted", "AbortError")); } catch {} });
+      requests.events = {
+        emit(name, data) { controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`)); },
+        end() { controller.close(); },
+      };
+      return { status: 200, ok: true, headers: new Headers({ "Content-Type": "text/event-stream" }), body };
+    }
     requests.push(method + " " + path + (options.body ? " " + options.body : ""));
     const answer = routes[method + " " + path];
     const [status, body] = typeof answer === "function" ? answer(options) : answer || [404, { error: "not found" }];
-    return { status, ok: status >= 200 && status < 300, json: async () => body };
-  };
-  globalThis.EventSource = class {
-    static CLOSED = 2;
-    constructor(path) {
-      requests.push("EVENTS " + path);
-      this.readyState = 0;
-      this.listeners = {};
-      requests.events = this;
-    }
-    addEventListener(name, listener) { this.listeners[name] = listener; }
-    // Delivers a server-sent event to the page.
-    emit(name, data) { this.listeners[name]?.({ data: JSON.stringify(data) }); }
-    close() { this.readyState = 2; }
+    return { status, ok: status >= 200 && status < 300, headers: new Headers(), json: async () => body };
   };
   return requests;
 }
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function recordingView() {
   const seen = { states: [], banners: [], connection: [] };
@@ -119,13 +127,17 @@ test("an action the server never got says it was not saved, and the message goes
   down = true;
   await session.send({ type: "counter.increment", id: "x" });
   equal(view.seen.banners, [["Cannot reach the server. Your last change was not saved; reconnecting…", false]]);
-  equal(view.seen.connection, ["reconnecting"]);
+  // Live once its stream opened, then reconnecting (and still so after the first try failed).
+  equal(view.seen.connection[0], "live");
+  assert(view.seen.connection.length >= 2 && view.seen.connection.slice(1).every((c) => c === "reconnecting"),
+    view.seen.connection.join(", "));
   const hiddenBefore = hidden;
   down = false;
   await new Promise((resolve) => setTimeout(resolve, 1100));
   assert(hidden > hiddenBefore, "the banner stays after the server answered again");
   assert(requests.includes("GET /api/session/state"), requests.join(", "));
   equal(requests[requests.length - 1], "EVENTS /api/session/events");
+  session.stop();
 });
 
 test("a change the storage refused says 'not saved' until the server reports it saved", async () => {
@@ -138,15 +150,69 @@ test("a change the storage refused says 'not saved' until the server reports it 
   view.hideBanner = () => { hidden += 1; };
   const session = createSession(view);
   await session.start();
+  await pause(20);
   const hiddenBefore = hidden;
   await session.send({ type: "counter.increment", id: "x" });
   equal(view.seen.banners, [["not saved: the storage refused the write (disk full).", false]]);
   equal(hidden, hiddenBefore);
   requests.events.emit("saved", { revision: 2 });
+  await pause(20);
   equal(hidden, hiddenBefore + 1);
   // Another message (not about saving) is not taken away by a later "saved".
   fakeServer({ "POST /api/session/actions": [429, { error: "Too many actions." }] });
   await session.send({ type: "counter.increment", id: "x" });
   requests.events.emit("saved", { revision: 3 });
+  await pause(20);
   equal(hidden, hiddenBefore + 1);
+});
+
+test("an event stream's text splits into its events; keep-alives and partial events wait", () => {
+  const { events, rest } = parseEvents(': keep-alive\n\nevent: state\ndata: {"n":1}\n\nevent: saved\ndata: {}\n\nevent: sta');
+  equal(events, [{ name: "state", data: '{"n":1}' }, { name: "saved", data: "{}" }]);
+  equal(rest, "event: sta");
+});
+
+test("the wait before the next try grows with failures, is at least Retry-After, and is jittered", () => {
+  equal([0, 1, 2, 3, 10].map((n) => retryDelay(n, null, () => 0.5)), [500, 1000, 2000, 4000, 30000]);
+  equal(retryDelay(0, null, () => 0), 250);
+  equal(retryDelay(0, null, () => 0.999), 750);
+  equal(retryDelay(0, "5", () => 0), 5000);
+  equal(retryDelay(9, "5", () => 0.999), 7498);
+  equal(retryDelay(0, "soon", () => 0.5), 500, "an unreadable Retry-After is ignored");
+});
+
+test("a refused event stream is tried again after its Retry-After, not at once", async () => {
+  let refusals = 0;
+  const requests = fakeServer({
+    "POST /api/session": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "GET /api/session/state": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "EVENTS": () => (refusals++ < 1 ? [429, "1"] : null),
+  });
+  const view = recordingView();
+  const session = createSession(view);
+  await session.start();
+  await pause(600);
+  equal(requests.filter((r) => r.startsWith("EVENTS")).length, 1, "asked again before Retry-After");
+  equal(view.seen.connection, ["reconnecting"]);
+  await pause(1200);
+  equal(requests.filter((r) => r.startsWith("EVENTS")).length, 2);
+  equal(view.seen.connection, ["reconnecting", "live"]);
+  session.stop();
+});
+
+test("streams refused without Retry-After are asked for less and less often", async () => {
+  const requests = fakeServer({
+    "POST /api/session": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "GET /api/session/state": [200, { generation: "g", revision: 1, state: { n: 1 } }],
+    "EVENTS": () => [429, null],
+  });
+  const session = createSession(recordingView());
+  await session.start();
+  await pause(2000);
+  // 0.25–0.75 s, then 0.5–1.5 s, then 1–3 s: at most 3 tries in 2 s (a storm would be hundreds).
+  const tries = requests.filter((r) => r.startsWith("EVENTS")).length;
+  assert(tries >= 2 && tries <= 4, `${tries} tries in 2 s`);
+  session.stop();
+  await pause(3500);
+  equal(requests.filter((r) => r.startsWith("EVENTS")).length, tries, "a stopped session asks no more");
 });

@@ -139,3 +139,7 @@ for (const feature of features) feature.bind(session.send);
 $("restart").addEventListener("click", session.restart);
 
 session.start();
+// A page left for another (or put in the back-forward cache) closes its event stream at once,
+// so it does not hold one of the session's few stream slots; shown again, it follows anew.
+addEventListener("pagehide", () => session.stop());
+addEventListener("pageshow", (event) => { if (event.persisted) session.start(); });

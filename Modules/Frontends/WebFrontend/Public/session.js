@@ -12,6 +12,34 @@ export function isNewer(current, snapshot) {
 // The session id lives in an HttpOnly cookie the browser sends with every API request.
 const api = (path) => "/api/session" + path;
 
+// How long to wait before the next try after `attempt` failures in a row (from 0), in ms: at
+// least the server's `Retry-After` (seconds) when it sent one, else 0.5 s doubling up to 30 s —
+// with jitter (`random()` in [0, 1)), so that pages refused together do not come back together.
+export function retryDelay(attempt, retryAfter, random = Math.random) {
+  const seconds = retryAfter == null || retryAfter === "" ? NaN : Number(retryAfter);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000 * (1 + random() / 2));
+  return Math.round(Math.min(30000, 500 * 2 ** Math.min(attempt, 16)) * (0.5 + random()));
+}
+
+// Splits the text of an event stream into its events (`{ name, data }`), returning the events
+// and the rest (an event not ended yet). Comments (keep-alives) and unnamed events are skipped.
+export function parseEvents(text) {
+  const events = [];
+  let end;
+  while ((end = text.indexOf("\n\n")) >= 0) {
+    const block = text.slice(0, end);
+    text = text.slice(end + 2);
+    let name = "message";
+    const data = [];
+    for (const line of block.split("\n")) {
+      if (line.startsWith("event:")) name = line.slice(6).trim();
+      else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    }
+    if (data.length > 0) events.push({ name, data: data.join("\n") });
+  }
+  return { events, rest: text };
+}
+
 // `view` is what the session tells the page: `state(s)` for every newer state,
 // `banner(message, canRestart)`, `hideBanner()`, and `connection(status)`: "live" while the
 // page follows its session, "reconnecting" while the server cannot be reached (the page then
@@ -20,7 +48,11 @@ const unreachable = "Cannot reach the server. Your last change was not saved; re
 export function createSession(view) {
   let hasSession = false;
   let current = { generation: null, revision: 0 };
-  let events = null;
+  // The open event stream's controller (aborting it closes the stream), and the failures in a
+  // row since the last event came, which space the tries out.
+  let stream = null;
+  let failures = 0;
+  let retryTimer = null;
   // Whether the server could not be reached: the banner saying so goes when it answers again.
   let lost = false;
   // Whether the server said a change was not saved (its storage refused it): the banner saying
@@ -37,7 +69,9 @@ export function createSession(view) {
   }
 
   function close() {
-    if (events) { events.close(); events = null; }
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (stream) { stream.abort(); stream = null; }
   }
 
   // Resumes the session of this browser (a reload, a second tab) or creates one: one request,
@@ -66,7 +100,15 @@ export function createSession(view) {
     lost = true;
     view.banner(unreachable, false);
     view.connection("reconnecting");
-    resume();
+    if (!resuming && !retryTimer) resume();
+  }
+
+  // The server refused or did not answer: try again later (`retryAfter`: its Retry-After).
+  function retryLater(retryAfter) {
+    view.connection("reconnecting");
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => { retryTimer = null; resume(); }, retryDelay(failures, retryAfter));
+    failures += 1;
   }
 
   function connectionBack() {
@@ -80,22 +122,62 @@ export function createSession(view) {
     await start();
   }
 
-  function listen() {
-    events = new EventSource(api("/events"));
-    events.addEventListener("state", (event) => accept(JSON.parse(event.data)));
-    events.addEventListener("saved", () => {
-      if (notSaved) { notSaved = false; view.hideBanner(); }
-    });
-    events.onopen = connectionBack;
-    events.onerror = () => {
-      view.connection("reconnecting");
-      if (events && events.readyState === EventSource.CLOSED) resume();
-    };
+  function receive(event) {
+    failures = 0;
+    if (event.name === "state") accept(JSON.parse(event.data));
+    else if (event.name === "saved" && notSaved) { notSaved = false; view.hideBanner(); }
   }
 
-  // The stream was refused (the server restarted, or the balancer moved this browser to another
-  // server, which resumes the saved session): read the state again, then listen again; retry
-  // while no server answers.
+  // Follows the session's events: a streamed response read here rather than an EventSource,
+  // which hides the status and the Retry-After of a refused stream (too many streams of this
+  // session open, the server busy). A refusal or a lost connection is tried again later, after
+  // a wait that grows while it keeps failing; an ended stream (the server restarted, or the
+  // balancer moved this browser to another server) resumes the session at once.
+  async function listen() {
+    close();
+    const controller = new AbortController();
+    stream = controller;
+    let response;
+    try {
+      response = await fetch(api("/events"), {
+        signal: controller.signal, headers: { Accept: "text/event-stream" },
+      });
+    } catch (error) {
+      if (stream === controller) { stream = null; retryLater(null); }
+      return;
+    }
+    if (stream !== controller) return;
+    if (response.status === 404) { stream = null; expired(); return; }
+    if (!response.ok || !response.body) {
+      stream = null;
+      retryLater(response.headers ? response.headers.get("Retry-After") : null);
+      return;
+    }
+    connectionBack();
+    let text = "";
+    let delivered = false;
+    try {
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || stream !== controller) break;
+        const parsed = parseEvents(text + value);
+        text = parsed.rest;
+        if (parsed.events.length > 0) delivered = true;
+        parsed.events.forEach(receive);
+      }
+    } catch (error) {
+      // Aborted by the page, or the connection broke: told apart below.
+    }
+    if (stream !== controller) return;
+    stream = null;
+    view.connection("reconnecting");
+    // A stream that delivered nothing before it ended counts as a failure, or a server that
+    // ends every stream at once would be asked again without pause.
+    if (delivered) resume(); else retryLater(null);
+  }
+
+  // Reads the state again, then listens again; tries later while no server answers.
   async function resume() {
     if (resuming) return;
     resuming = true;
@@ -110,7 +192,7 @@ export function createSession(view) {
       listen();
       return;
     }
-    setTimeout(resume, 1000);
+    retryLater(response && response.headers ? response.headers.get("Retry-After") : null);
   }
 
   function expired() {
@@ -142,5 +224,11 @@ export function createSession(view) {
     return queue;
   }
 
-  return { start, restart, send };
+  // Stops following the session (its stream closed, no try pending); `start` follows it again.
+  function stop() {
+    hasSession = false;
+    close();
+  }
+
+  return { start, restart, send, stop };
 }

@@ -222,3 +222,68 @@ struct TwoTicks {
     #expect(report.reproduced == 4)
   }
 }
+
+/// A timer started by the user's action.
+@Reducer
+struct Ticker {
+  @ObservableState
+  struct State: Equatable {
+    var ticks = 0
+  }
+
+  @RecordDecodable
+  @CasePathable
+  enum Action: Equatable {
+    case start
+    case tick
+  }
+
+  @Dependency(\.continuousClock) var clock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .start:
+        return .run { [clock] send in
+          for await _ in clock.timer(interval: .seconds(1)) { await send(.tick) }
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+
+  static let recorded = RecordedFeature<State, Action>(
+    name: "Ticker", initialStateExpression: "Ticker.State()", baseline: { State() },
+    recordClients: { _, _ in }, testImports: [])
+}
+
+@MainActor
+@Suite struct ReplayedSessionTimeTests {
+  /// Recorded, a step's time is the session's time when it was reduced, and a timer it starts
+  /// counts from there. Replayed, the sleeps that brought the session there may not have ended
+  /// yet when the step is reduced; the session's time is brought to the step's own, or the timer
+  /// would count from earlier, tick early, and tick once more after the record's end.
+  @Test func aTimerStartedAtAStepCountsFromTheStepsTime() async throws {
+    let store = Store(initialState: Ticker.State()) {
+      Ticker()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+    let recording = store.startRecording(dependencies: Ticker.recorded.recordClients)
+    store.send(.start)
+    while store.ticks < 2 { await Task.yield() }
+    store.stopRecording()
+    var record = Ticker.recorded.record(recording)
+    record.steps = Array(record.steps.prefix(3))
+    #expect(record.steps.map(\.time) == [0, 1, 2])
+    // The session was 5 s old when the timer started (what earlier sleeps did is left out).
+    for index in record.steps.indices { record.steps[index].time += 5 }
+    record.effectsInFlight = 1
+
+    let report = await SessionReplay.replay(record, of: Ticker.recorded, reducer: Ticker())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == 3)
+  }
+}

@@ -76,16 +76,25 @@ public final class DependencyTape: Sendable {
   @usableFromInline let virtualNanoseconds = Atomic<Int64>(0)
   /// The steps recorded so far (kept here for answers to say where they came).
   @usableFromInline let stepCount = Atomic<Int>(0)
+  /// Replaying: the recorded time of the step the replay is at, in nanoseconds. The session's
+  /// time is brought to it as that step is reduced (``SessionRecording``), before the effects it
+  /// starts read the clock: recorded, a step's time *is* the session's time when it was reduced,
+  /// while here the sleeps that moved it there may not have finished yet — and a timer started
+  /// by the step would count from an earlier time and tick early.
+  @usableFromInline let replayStepTime = Atomic<Int64>(0)
   let isFull = Atomic<Bool>(false)
 
   /// Set when the tape replays a record instead of calling the dependencies
   /// (`SessionReplay`): the recorded answers, given again.
   let replay: _TapeReplay?
+  /// Whether the tape replays a record (``replay`` is set).
+  @usableFromInline let isReplaying: Bool
 
   @usableFromInline
   init(limit: Int, replaying answers: [SessionRecord.Answer]? = nil) {
     self.limit = limit
     self.replay = answers.map(_TapeReplay.init)
+    self.isReplaying = answers != nil
   }
 
   /// The answers so far, in the order they came back (``Answer/call`` says the order the calls
@@ -102,6 +111,7 @@ public final class DependencyTape: Sendable {
   }
 
   /// Moves the session's time to `deadline`, unless it is already later.
+  @usableFromInline
   func advance(to deadline: Duration) {
     let target = deadline.nanoseconds
     var current = virtualNanoseconds.load(ordering: .relaxed)

@@ -96,6 +96,9 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
   @inlinable
   func append(_ action: Action, state: State, origin: Origin, effect: Int? = nil) {
     guard _steps.count < limit else { return }
+    if tape.isReplaying {
+      tape.advance(to: .nanoseconds(tape.replayStepTime.load(ordering: .relaxed)))
+    }
     _steps.append(
       Step(
         origin: origin, action: action, state: state, time: tape.now,

@@ -121,6 +121,7 @@ public enum SessionReplay {
       }
       core.deliverHeldActionsInTurn()
       let time = Duration(recordedSeconds: step.time)
+      recording.tape.replayStepTime.store(time.nanoseconds, ordering: .relaxed)
       if time > now {
         await clock.advance(by: time - now)
         now = time

@@ -188,9 +188,13 @@ def test_ctrl_r_records_into_a_dated_file_in_the_current_folder(base):
 def test_a_damaged_record_is_refused_naming_the_line(base):
     folder = pathlib.Path(tempfile.mkdtemp(prefix="recording-e2e-"))
     lines = SAMPLE.read_text().splitlines(keepends=True)
+    # Steps 2 and 3 swapped (answers may come in any order; steps may not).
+    second, third = [index for index, line in enumerate(lines) if line.startswith('{"step":')][1:3]
+    reordered = list(lines)
+    reordered[second], reordered[third] = lines[third], lines[second]
     cases = {
         "truncated.jsonl": (lines[:-1], "the record ends without its end line: it is truncated"),
-        "reordered.jsonl": (lines[:4] + [lines[5], lines[4]] + lines[6:], "out of order"),
+        "reordered.jsonl": (reordered, "out of order"),
         "future.jsonl": ([lines[0].replace('"version":1', '"version":2')] + lines[1:],
                          "line 1: the record is of version 2; this program reads version 1"),
         "edited.jsonl": (lines[:3] + ['{"step":1,"by":"robot"}\n'] + lines[4:], "line 4:"),

@@ -206,11 +206,16 @@ public struct SessionTestWriter {
     guard record.answers.contains(where: { $0.effect != nil }) else { return ([:], []) }
     var before: [Int: [String]] = [:]
     var atEnd: [String] = []
+    // Each answer's place among its endpoint's calls (from 1), as the replies hand them out.
+    var number: [Int: Int] = [:]
+    var counts: [String: Int] = [:]
+    for answer in record.answers.sorted(by: { $0.call < $1.call }) {
+      counts[answer.name, default: 0] += 1
+      number[answer.call] = counts[answer.name]
+    }
     let ordered = record.answers.sorted { ($0.afterStep, $0.call) < ($1.afterStep, $1.call) }
     for answer in ordered where answer.name != "uuid" && answer.name != "date" {
-      let number =
-        record.answers.filter { $0.name == answer.name && $0.call <= answer.call }.count
-      let line = "\(variableName(answer.name)).release(\(number))"
+      let line = "\(variableName(answer.name)).release(\(number[answer.call] ?? 0))"
       let slot: Int? =
         if let effect = answer.effect {
           record.steps.indices.first { $0 >= answer.afterStep && record.steps[$0].effect == effect }

@@ -287,3 +287,103 @@ struct Ticker {
     #expect(report.reproduced == 3)
   }
 }
+
+/// A timer and a debounce: two sleeps of one session whose deadlines, on the session's clock,
+/// need not come in the order their real waits end.
+@Reducer
+struct TickAndDebounce {
+  @ObservableState
+  struct State: Equatable {
+    var ticks = 0
+    var query = ""
+    var searched: [String] = []
+  }
+
+  @RecordDecodable
+  @CasePathable
+  enum Action: Equatable {
+    case start
+    case tick
+    case queryChanged(String)
+    case debounced
+  }
+
+  enum CancelID { case debounce }
+
+  @Dependency(\.continuousClock) var clock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .start:
+        return .run { [clock] send in
+          for await _ in clock.timer(interval: .seconds(1)) { await send(.tick) }
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      case .queryChanged(let query):
+        state.query = query
+        return .run { [clock] send in
+          try await clock.sleep(for: .milliseconds(300))
+          await send(.debounced)
+        }
+        .cancellable(id: CancelID.debounce, cancelInFlight: true)
+      case .debounced:
+        state.searched.append(state.query)
+        return .none
+      }
+    }
+  }
+
+  static let recorded = RecordedFeature<State, Action>(
+    name: "TickAndDebounce", initialStateExpression: "TickAndDebounce.State()",
+    baseline: { State() }, recordClients: { _, _ in }, testImports: [])
+}
+
+@MainActor
+@Suite struct SleepOrderTests {
+  /// The session's clock moves only when a sleep ends, while sleeps wait in real time: a query
+  /// typed late in a timer's second starts a 0.3 s wait whose deadline (1.3 s) comes before the
+  /// next tick's (2 s), though in real time it ends after it. A test written from the record
+  /// advances a test clock, which ends sleeps in the order of their deadlines; so must the
+  /// session, or the record shows the tick first and its test receives them the other way round.
+  @Test func sleepsEndInTheOrderOfTheirDeadlinesOnTheSessionsClock() async throws {
+    let clock = TestClock()
+    let store = Store(initialState: TickAndDebounce.State()) {
+      TickAndDebounce()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let recording = store.startRecording(dependencies: TickAndDebounce.recorded.recordClients)
+    func steps(_ count: Int) async throws {
+      let deadline = ContinuousClock.now + .seconds(10)
+      while recording.steps.count < count, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(2))
+      }
+    }
+    let timer = store.send(.start)
+    try await Task.sleep(for: .milliseconds(50))
+    await clock.advance(by: .seconds(1))
+    try await steps(2)
+    // 0.8 s of real time pass before the user types: the session's clock stays at 1 s.
+    await clock.advance(by: .milliseconds(800))
+    store.send(.queryChanged("lon"))
+    try await Task.sleep(for: .milliseconds(50))
+    // The tick's real wait ends first (1 s after the first tick), the debounce's 0.1 s later.
+    await clock.advance(by: .milliseconds(200))
+    try await Task.sleep(for: .milliseconds(100))
+    await clock.advance(by: .milliseconds(100))
+    try await steps(5)
+    timer.cancel()
+    store.stopRecording()
+
+    let record = TickAndDebounce.recorded.record(recording)
+    let cases = record.steps.map { step -> String in
+      guard case .enumeration(let name, _) = step.action else { return "\(step.action)" }
+      return name
+    }
+    #expect(cases == ["start", "tick", "queryChanged", "debounced", "tick"])
+    #expect(record.steps.map(\.time) == [0, 1, 1, 1.3, 2])
+  }
+}

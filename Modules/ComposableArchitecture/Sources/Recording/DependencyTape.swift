@@ -83,6 +83,8 @@ public final class DependencyTape: Sendable {
   /// by the step would count from an earlier time and tick early.
   @usableFromInline let replayStepTime = Atomic<Int64>(0)
   let isFull = Atomic<Bool>(false)
+  /// The session's sleeps while recording, ended in the order of their deadlines.
+  @usableFromInline let sleeps = _SessionSleeps()
 
   /// Set when the tape replays a record instead of calling the dependencies
   /// (`SessionReplay`): the recorded answers, given again.
@@ -124,7 +126,8 @@ public final class DependencyTape: Sendable {
   }
 
   private func begin() -> Int {
-    log.withLock { log in
+    if let effect = EffectContext.current { sleeps.noteActivity(of: effect) }
+    return log.withLock { log in
       defer { log.nextCall += 1 }
       return log.nextCall
     }
@@ -230,13 +233,116 @@ struct _RecordingClock: Clock {
       tape.advance(to: deadline.offset)
       return
     }
-    let wait = tape.now.duration(to: deadline.offset)
-    if wait > .zero {
-      try await base().sleep(for: wait)
-    } else {
-      try Task.checkCancellation()
+    let sleeps = tape.sleeps
+    let effect = EffectContext.current
+    let sleep = sleeps.began(deadline: deadline.offset, in: effect)
+    do {
+      let wait = tape.now.duration(to: deadline.offset)
+      if wait > .zero {
+        try await base().sleep(for: wait)
+      } else {
+        try Task.checkCancellation()
+      }
+      // Ends when every sleep with an earlier deadline has, and what the last one woke has
+      // been reduced: the order a test clock ends them in.
+      while !sleeps.end(sleep, tape: tape) {
+        try await Task.sleep(for: _SessionSleeps.poll)
+      }
+    } catch {
+      sleeps.cancelled(sleep)
+      throw error
     }
-    tape.advance(to: deadline.offset)
+  }
+}
+
+/// The sleeps of a recording session on its virtual clock (``DependencyTape``), ended in the
+/// order a test clock ends them.
+///
+/// A sleep waits in real time from the session's time when it starts, and the session's time
+/// moves only when a sleep ends: so a 0.3 s wait begun late in a timer's second ends, in real
+/// time, after the timer's next tick although its deadline on the session's clock comes first.
+/// A test written from the record advances a test clock, which ends sleeps by deadline and lets
+/// each woken effect run before waking the next. A recording does the same: a sleep whose real
+/// wait is over ends only when no running sleep has an earlier deadline (or the same deadline
+/// and an earlier start), and when the effect the last ended sleep woke has done what it does
+/// next — sent an action that was reduced, called a recorded dependency, begun another sleep,
+/// or ended. An effect that does none of these within ``settleLimit`` (it waits on something
+/// the recording does not see) lets the next sleep end anyway. The cost is a sleep that ends
+/// a little late: the timer's tick waits for the query's debounce.
+@usableFromInline
+final class _SessionSleeps: Sendable {
+  struct Sleep: Sendable {
+    let number: Int
+    let deadline: Int64
+    let effect: EffectHandle?
+  }
+
+  private struct State {
+    var nextNumber = 0
+    /// The sleeps begun and not ended, in the order they began.
+    var running: [Sleep] = []
+    /// The effect the last ended sleep woke, until it has done what it does next.
+    var settling: (effect: EffectHandle, number: Int, since: ContinuousClock.Instant)?
+  }
+
+  /// How often a sleep whose real wait is over looks whether its turn has come.
+  static let poll = Duration.milliseconds(1)
+  /// The longest an effect woken by a sleep holds the next sleep back.
+  static let settleLimit = Duration.seconds(1)
+
+  private let state = Mutex(State())
+
+  func began(deadline: Duration, in effect: EffectHandle?) -> Sleep {
+    state.withLock { state in
+      if let effect { Self.settled(effect, in: &state) }
+      defer { state.nextNumber += 1 }
+      let sleep = Sleep(number: state.nextNumber, deadline: deadline.nanoseconds, effect: effect)
+      state.running.append(sleep)
+      return sleep
+    }
+  }
+
+  /// Ends `sleep` and moves the session's time to its deadline if its turn has come; returns
+  /// whether it did.
+  func end(_ sleep: Sleep, tape: DependencyTape) -> Bool {
+    state.withLock { state in
+      if let settling = state.settling {
+        // An effect that ended leaves its registry (its slot is -1).
+        if settling.effect.slot.load(ordering: .relaxed) >= 0,
+          ContinuousClock.now - settling.since < Self.settleLimit
+        {
+          return false
+        }
+        state.settling = nil
+      }
+      let isFirst = !state.running.contains {
+        $0.deadline < sleep.deadline || ($0.deadline == sleep.deadline && $0.number < sleep.number)
+      }
+      guard isFirst else { return false }
+      state.running.removeAll { $0.number == sleep.number }
+      tape.advance(to: .nanoseconds(sleep.deadline))
+      if let effect = sleep.effect {
+        state.settling = (effect, sleep.number, ContinuousClock.now)
+      }
+      return true
+    }
+  }
+
+  func cancelled(_ sleep: Sleep) {
+    state.withLock { state in
+      state.running.removeAll { $0.number == sleep.number }
+      if state.settling?.number == sleep.number { state.settling = nil }
+    }
+  }
+
+  /// Notes that `effect` did something the recording sees: it no longer holds sleeps back.
+  @usableFromInline
+  func noteActivity(of effect: EffectHandle) {
+    state.withLock { state in Self.settled(effect, in: &state) }
+  }
+
+  private static func settled(_ effect: EffectHandle, in state: inout State) {
+    if state.settling?.effect === effect { state.settling = nil }
   }
 }
 

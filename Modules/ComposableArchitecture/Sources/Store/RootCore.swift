@@ -267,6 +267,8 @@ final class RootCore<State, Action>: @unchecked Sendable {
     recording.countRunningEffects = { [weak self] in self?.registry.runningCount ?? 0 }
     self.recording = _CoreRecorder(
       record: { action, state, origin, effect in
+        // What an effect woken by a sleep sent has been reduced: the next sleep may end.
+        if let effect { tape.sleeps.noteActivity(of: effect) }
         guard let child = extract(action) else { return false }
         recording.append(
           child, state: toChild(state), origin: origin,

@@ -69,6 +69,7 @@ enum EnumReducerExpansion {
       .map { "\($0.name.text) " } ?? ""
     let nodes = self.nodes(in: enumDecl.memberBlock.members)
     let reducerName = enumDecl.name.trimmedDescription
+    let declared = Declared(enumDecl.memberBlock.members)
     let hasFeatures = contains(nodes) {
       if case .feature = $0.kind { return true }
       return false
@@ -106,12 +107,22 @@ enum EnumReducerExpansion {
         return "case \(reducerCase.name)(ComposableArchitecture.StoreOf<\(type)>)"
       case .ephemeral(let type): return "case \(reducerCase.name)(\(type))"
       case .ignored(let parameters):
+        if let actionType = declared.actionType(of: reducerCase, parameters) {
+          let stateType = parameters[0].type.trimmedDescription
+          return
+            "case \(reducerCase.name)(ComposableArchitecture.Store<\(stateType), \(actionType)>)"
+        }
         return "case \(reducerCase.name)\(parameterClause(parameters))"
       }
     }
     let scopeSwitchCases = render(nodes) { reducerCase in
       let name = reducerCase.name
       switch reducerCase.kind {
+      case .ignored(let parameters) where declared.actionType(of: reducerCase, parameters) != nil:
+        return """
+          case .\(name):
+            return .\(name)(store.scope(state: \\.\(name), action: \\.\(name))!)
+          """
       case .feature:
         return """
           case .\(name):
@@ -199,48 +210,112 @@ enum EnumReducerExpansion {
     let actionCasePaths =
       inlineCasePaths
       ? CasePathMembers.members(enumName: "Action", nodes: nodes, payloads: actionPayloads) : ""
-    return [
-      """
-      \(raw: casePathAttribute)@dynamicMemberLookup
-      \(raw: access)enum State: ComposableArchitecture.CaseReducerState, \(raw: decodable), \
-      ComposableArchitecture.ObservableState, Observation.Observable\
-      \(raw: (casePathConformances + stateConformances).map { ", \($0)" }.joined()) {
-        \(raw: access)typealias StateReducer = \(raw: reducerName)
-      \(raw: stateCases)
-      \(raw: observableMembers)
-      \(raw: stateInit)
-      \(raw: stateCasePaths)
+    var members: [DeclSyntax] = []
+    if !declared.types.contains("State") {
+      members.append(
+        """
+        \(raw: casePathAttribute)@dynamicMemberLookup
+        \(raw: access)enum State: ComposableArchitecture.CaseReducerState, \(raw: decodable), \
+        ComposableArchitecture.ObservableState, Observation.Observable\
+        \(raw: (casePathConformances + stateConformances).map { ", \($0)" }.joined()) {
+          \(raw: access)typealias StateReducer = \(raw: reducerName)
+        \(raw: stateCases)
+        \(raw: observableMembers)
+        \(raw: stateInit)
+        \(raw: stateCasePaths)
+        }
+        """)
+    }
+    if !declared.types.contains("Action") {
+      members.append(
+        """
+        \(raw: casePathAttribute)\
+        \(raw: access)enum Action: \
+        \(raw: ([decodable] + casePathConformances + actionConformances).joined(separator: ", ")) {
+        \(raw: actionCases)
+        \(raw: actionInit)
+        \(raw: actionCasePaths)
+        }
+        """)
+    }
+    if !declared.hasBody {
+      members.append(
+        """
+        @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
+        \(raw: access)static var body: some ComposableArchitecture.Reducer<Self.State, Self.Action> {
+        \(raw: body)
+        }
+        """)
+    }
+    if !declared.types.contains("CaseScope") {
+      members.append(
+        """
+        \(raw: access)enum CaseScope {
+        \(raw: caseScopeCases)
+        }
+        """)
+    }
+    if !declared.functions.contains("scope") {
+      members.append(
+        """
+        @MainActor
+        \(raw: access)static func scope(
+          _ store: ComposableArchitecture.Store<Self.State, Self.Action>
+        ) -> CaseScope {
+        \(raw: scopeBody)
+        }
+        """)
+    }
+    return members
+  }
+
+  /// What the enum declares itself, which the macro leaves as written (as TCA's does): a
+  /// `State`, an `Action`, a `body` (or `reduce`), a `CaseScope`, a `scope` function.
+  struct Declared {
+    var types: Set<String> = []
+    var functions: Set<String> = []
+    var hasBody = false
+    /// The cases of a declared `Action` enum with one payload: their payload's type.
+    var actionPayloads: [String: String] = [:]
+
+    init(_ members: MemberBlockItemListSyntax) {
+      for member in members {
+        if let type = member.decl.as(EnumDeclSyntax.self) {
+          types.insert(type.name.text)
+          guard type.name.text == "Action" else { continue }
+          for item in type.memberBlock.members {
+            for element in item.decl.as(EnumCaseDeclSyntax.self)?.elements ?? [] {
+              guard let parameters = element.parameterClause?.parameters, parameters.count == 1
+              else { continue }
+              actionPayloads[element.name.text] = parameters.first!.type.trimmedDescription
+            }
+          }
+        } else if let type = member.decl.as(StructDeclSyntax.self) {
+          types.insert(type.name.text)
+        } else if let alias = member.decl.as(TypeAliasDeclSyntax.self) {
+          types.insert(alias.name.text)
+        } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+          functions.insert(function.name.text)
+          if function.name.text == "reduce" { hasBody = true }
+        } else if let variable = member.decl.as(VariableDeclSyntax.self),
+          variable.bindings.contains(where: {
+            $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body"
+          })
+        {
+          hasBody = true
+        }
       }
-      """,
-      """
-      \(raw: casePathAttribute)\
-      \(raw: access)enum Action: \
-      \(raw: ([decodable] + casePathConformances + actionConformances).joined(separator: ", ")) {
-      \(raw: actionCases)
-      \(raw: actionInit)
-      \(raw: actionCasePaths)
-      }
-      """,
-      """
-      @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
-      \(raw: access)static var body: some ComposableArchitecture.Reducer<Self.State, Self.Action> {
-      \(raw: body)
-      }
-      """,
-      """
-      \(raw: access)enum CaseScope {
-      \(raw: caseScopeCases)
-      }
-      """,
-      """
-      @MainActor
-      \(raw: access)static func scope(
-        _ store: ComposableArchitecture.Store<Self.State, Self.Action>
-      ) -> CaseScope {
-      \(raw: scopeBody)
-      }
-      """,
-    ]
+    }
+
+    /// For a case kept as data (`@ReducerCaseIgnored case alert(AlertState<Alert>)`) whose
+    /// declared `Action` has a case of the same name with one payload (`case alert(Alert)`):
+    /// that payload, the action of the store a view scopes to the case.
+    func actionType(
+      of reducerCase: ReducerCase, _ parameters: [EnumCaseParameterSyntax]
+    ) -> String? {
+      guard parameters.count == 1 else { return nil }
+      return actionPayloads[reducerCase.name]
+    }
   }
 
   // MARK: Reading the cases

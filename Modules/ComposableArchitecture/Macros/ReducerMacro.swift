@@ -109,9 +109,8 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
-    if declaration.is(EnumDeclSyntax.self) {
-      return []
-    }
+    // An enum of features gets the same as a struct: a `State` or `Action` it declares itself is
+    // made case-pathable, and a `body` it writes gets its builder.
     if let variable = member.as(VariableDeclSyntax.self) {
       return bodyAttributes(for: variable)
     }

@@ -528,3 +528,65 @@ struct SharedTestStoreTests {
     await store.send(.reset) { $0.child.$count.withLock { $0 = 0 } }
   }
 }
+
+/// A detail screen holding one item of a shared list, as a reference to that item: deleting it
+/// removes it from the list, a change the detail's state does not show (the item it holds stays
+/// as it was last seen). TCA's test stores compare a reference as the state sees it.
+@MainActor
+struct SharedPartTests {
+  struct Item: Equatable, Identifiable, Sendable {
+    let id: Int
+    var title: String
+  }
+
+  @Reducer
+  struct Detail {
+    @ObservableState
+    struct State: Equatable {
+      @Shared var item: Item
+      var isDeleted = false
+    }
+    enum Action { case deleteTapped, renameTapped }
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        switch action {
+        case .deleteTapped:
+          @Shared(.inMemory("items")) var items: IdentifiedArrayOf<Item> = []
+          let id = state.item.id
+          $items.withLock { _ = $0.remove(id: id) }
+          state.isDeleted = true
+          return .none
+        case .renameTapped:
+          state.$item.withLock { $0.title += "!" }
+          return .none
+        }
+      }
+    }
+  }
+
+  @Test func removingTheItemFromTheListIsNoChangeTheDetailShows() async throws {
+    @Shared(.inMemory("items")) var items: IdentifiedArrayOf<Item> = [
+      Item(id: 1, title: "One"), Item(id: 2, title: "Two"),
+    ]
+    let item = try #require(Shared($items[id: 1]))
+    let store = TestStore(initialState: Detail.State(item: item)) { Detail() }
+    await store.send(.deleteTapped) {
+      $0.isDeleted = true
+    }
+    #expect(items.ids == [2])
+  }
+
+  @Test func aChangeToTheItemItselfMustStillBeAsserted() async throws {
+    @Shared(.inMemory("items")) var items: IdentifiedArrayOf<Item> = [Item(id: 1, title: "One")]
+    let item = try #require(Shared($items[id: 1]))
+    let store = TestStore(initialState: Detail.State(item: item)) { Detail() }
+    await withKnownIssue {
+      await store.send(.renameTapped)
+    } matching: { issue in
+      issue.description.contains("State was not expected to change")
+    }
+    await store.send(.renameTapped) {
+      $0.$item.withLock { $0.title = "One!!" }
+    }
+  }
+}

@@ -187,9 +187,18 @@ extension Shared: _CustomDiffObject {
 
 extension Shared: _SharedTrackable {
   var sharedRoot: _SharedRootBase { box.root }
+  var sharedBox: AnyObject { box }
+  func expectationMismatch() -> String? {
+    diff(box.value(.expected), box.value(.actual), format: .proportional)
+  }
 }
 
 /// What a test store looks for in its state to track shared references.
 protocol _SharedTrackable {
   var sharedRoot: _SharedRootBase { get }
+  /// The place the value is read from: the root, or a part of it.
+  var sharedBox: AnyObject { get }
+  /// Within an assertion: how the value as this reference sees it differs between the expected
+  /// and the actual side.
+  func expectationMismatch() -> String?
 }

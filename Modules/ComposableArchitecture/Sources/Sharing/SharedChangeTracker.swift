@@ -47,8 +47,17 @@ final class SharedChangeTracker: @unchecked Sendable {
     in value: Any, depth: Int, visited: inout Set<ObjectIdentifier>,
     _ body: (_SharedRootBase) -> Void
   ) {
+    forEachReference(in: value, depth: depth, visited: &visited) { body($0.sharedRoot) }
+  }
+
+  /// The shared references reachable from `value`, each as the state holds it (a root, or a
+  /// part of one: `$user.name`, `Shared($syncUps[id: id])`).
+  static func forEachReference(
+    in value: Any, depth: Int, visited: inout Set<ObjectIdentifier>,
+    _ body: (any _SharedTrackable) -> Void
+  ) {
     if let trackable = value as? any _SharedTrackable {
-      body(trackable.sharedRoot)
+      body(trackable)
       return
     }
     guard depth < 48 else { return }
@@ -57,12 +66,12 @@ final class SharedChangeTracker: @unchecked Sendable {
       guard visited.insert(ObjectIdentifier(value as AnyObject)).inserted else { return }
     }
     for child in mirror.children {
-      forEachRoot(in: child.value, depth: depth + 1, visited: &visited, body)
+      forEachReference(in: child.value, depth: depth + 1, visited: &visited, body)
     }
     var superclass = mirror.superclassMirror
     while let mirror = superclass {
       for child in mirror.children {
-        forEachRoot(in: child.value, depth: depth + 1, visited: &visited, body)
+        forEachReference(in: child.value, depth: depth + 1, visited: &visited, body)
       }
       superclass = mirror.superclassMirror
     }
@@ -111,12 +120,29 @@ final class SharedChangeTracker: @unchecked Sendable {
   }
 
   /// Within an assertion: the differences between the expected and the actual value of each
-  /// tracked reference the expected state holds. Comparing whole states is not enough: a
-  /// collection that was not itself mutated compares equal by the identity of its storage,
-  /// without looking at the references inside it. (A reference the test's expectation replaced
-  /// by another is compared by value, as part of the state.)
+  /// tracked reference the expected state holds, as the state sees it. Comparing whole states is
+  /// not enough: a collection that was not itself mutated compares equal by the identity of its
+  /// storage, without looking at the references inside it. (A reference the test's expectation
+  /// replaced by another is compared by value, as part of the state.)
+  ///
+  /// A reference to a part of a shared value (`Shared($syncUps[id: id])`) is compared as that
+  /// part, as TCA does: a change elsewhere in the value (another sync-up removed) is no change
+  /// the state shows.
   func expectationMismatches(in expected: Any) -> [String] {
-    trackedRoots(in: expected).compactMap { $0.expectationMismatch() }
+    guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return [] }
+    let tracked = lock.withLock { self.roots }
+    guard !tracked.isEmpty else { return [] }
+    var visited = Set<ObjectIdentifier>()
+    var seen = Set<ObjectIdentifier>()
+    var mismatches: [String] = []
+    Self.forEachReference(in: expected, depth: 0, visited: &visited) { reference in
+      guard tracked[ObjectIdentifier(reference.sharedRoot)] != nil,
+        seen.insert(ObjectIdentifier(reference.sharedBox)).inserted,
+        let mismatch = reference.expectationMismatch()
+      else { return }
+      mismatches.append(mismatch)
+    }
+    return mismatches
   }
 
   /// Within an assertion: whether the step changed the value of a tracked reference that the

@@ -113,4 +113,8 @@ extension SharedReader: _CustomDiffObject {
 
 extension SharedReader: _SharedTrackable {
   var sharedRoot: _SharedRootBase { box.root }
+  var sharedBox: AnyObject { box }
+  func expectationMismatch() -> String? {
+    diff(box.value(.expected), box.value(.actual), format: .proportional)
+  }
 }

@@ -75,7 +75,6 @@ class _SharedRootBase: @unchecked Sendable {
   func endAssertion(accepting actual: Any?) { fatalError("subclass") }
   func liveValue() -> Any { fatalError("subclass") }
   func unassertedChange() -> String? { fatalError("subclass") }
-  func expectationMismatch() -> String? { fatalError("subclass") }
   func stepChangedValue() -> Bool { fatalError("subclass") }
   func stepWroteValue() -> Bool { fatalError("subclass") }
 }
@@ -166,13 +165,6 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
 
   override func liveValue() -> Any {
     lock.withLock { live }
-  }
-
-  override func expectationMismatch() -> String? {
-    let (expected, actual) = lock.withLock {
-      (self.expected ?? asserted ?? live, actualOverride ?? live)
-    }
-    return diff(expected, actual, format: .proportional)
   }
 
   override func stepChangedValue() -> Bool {

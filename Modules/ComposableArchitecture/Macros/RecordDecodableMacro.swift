@@ -109,6 +109,14 @@ enum RecordDecodableExpansion {
       guard !parameters.isEmpty else {
         return "case \"\(bare)\": self = .\(name)"
       }
+      // A case that can never be made (an enum reducer's action for a case kept as data):
+      // building its payload would never return, and the assignment after it would warn.
+      let never = ["Never", "Swift.Never"]
+      if parameters.contains(where: { never.contains($0.type.trimmedDescription) }) {
+        return """
+          case "\(bare)": throw \(module).RecordDecodingError("\(quotedType).\(bare) has no value")
+          """
+      }
       let arguments = parameters.enumerated().map { index, parameter -> String in
         let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }
         let read =

@@ -33,7 +33,7 @@ public enum TerminalApp {
   /// command failed, 64 for a bad flag or variable.
   public static func main(arguments: [String], composition: TerminalComposition) async -> Int32 {
     do {
-      var command = try AppCLI.parseAsRoot(arguments)
+      var command = try AppCLI.parse(arguments)
       if let replay = command as? ReplayCommand {
         return await replay.execute()
       }
@@ -115,4 +115,28 @@ struct AppCLI: ParsableCommand {
     ],
     defaultSubcommand: Interactive.self
   )
+
+  /// Parses a command line, taking options before the subcommand as git and swift do:
+  /// `app-cli --offline search seo` is `app-cli search seo --offline`. (Without a subcommand
+  /// the options are the interactive app's; a line that parses as it is stays as it is.)
+  static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    do {
+      return try parseAsRoot(arguments)
+    } catch {
+      guard let moved = subcommandFirst(arguments), let command = try? parseAsRoot(moved) else {
+        throw error
+      }
+      return command
+    }
+  }
+
+  /// `arguments` with the first subcommand name moved in front of the options before it, or
+  /// `nil` when they do not start with an option followed, later, by a subcommand.
+  static func subcommandFirst(_ arguments: [String]) -> [String]? {
+    let names = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+    guard arguments.first?.hasPrefix("-") == true,
+      let index = arguments.firstIndex(where: { names.contains($0) })
+    else { return nil }
+    return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
+  }
 }

@@ -139,6 +139,21 @@ struct ConfigurationReaderTests {
     #expect(ServerCommand.helpMessage().contains("--database"))
   }
 
+  @Test func optionsMayComeBeforeTheSubcommand() throws {
+    let search = try #require(try AppCLI.parse(["--offline", "search", "seo"]) as? SearchCommand)
+    #expect(search.query == "seo")
+    #expect(search.clientOptions.offline)
+    let line = ["--offline", "--timeout", "3", "forecast", "--latitude", "1", "--longitude", "2"]
+    let forecast = try #require(try AppCLI.parse(line) as? ForecastCommand)
+    #expect(forecast.clientOptions.offline)
+    #expect(forecast.latitude == 1)
+    // Without a subcommand they stay the interactive app's.
+    #expect(try AppCLI.parse(["--offline"]) is Interactive)
+    // What is wrong either way is refused as it was.
+    #expect(throws: (any Error).self) { try AppCLI.parse(["--offline", "search"]) }
+    #expect(throws: (any Error).self) { try AppCLI.parse(["--unknown", "search", "seo"]) }
+  }
+
   @Test func bothExecutablesPrintTheirVersion() {
     #expect {
       _ = try ServerCommand.parseAsRoot(["--version"])

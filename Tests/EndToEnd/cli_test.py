@@ -308,6 +308,12 @@ def test_offline_forecast_starts_today_and_is_marked(base):
     assert text.splitlines()[-1] == "offline estimate: a climate model, not a forecast", text
 
 
+def test_options_may_come_before_the_subcommand(base):
+    before = run("--offline", "search", "seo", "--json").stdout
+    assert before == run("search", "seo", "--json", "--offline").stdout
+    assert json.loads(before)["results"], before
+
+
 def test_offline_facts_are_computed(base):
     fact = json.loads(run("fact", "28", "--json", "--offline").stdout)
     assert fact["number"] == 28 and "28" in fact["fact"], fact

@@ -411,7 +411,7 @@ let package = Package(
         "WeatherClientLive", "WeatherClientOffline", "FactClient", "FactClientLive",
         "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive", "FavoriteClient",
         "FavoriteClientLive", "SettingsClient", "SettingsClientLive", "LiveStorage",
-        "LivePostgres", "ComposableArchitecture", logging, dependencies,
+        "LivePostgres", "LiveHTTP", "ComposableArchitecture", logging, dependencies,
       ],
       path: "Apps/AppComposition"
     ),

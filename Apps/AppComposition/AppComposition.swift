@@ -2,6 +2,7 @@ import AppConfiguration
 import AppTerminal
 import AppWeb
 import Foundation
+import LiveHTTP
 import Logging
 import WebFrontend
 
@@ -32,6 +33,15 @@ public enum AppComposition {
       return { values in
         kept(&values)
         values.favoriteClient = .simulated(failureRate: failureRate)
+      }
+    },
+    hint: { failure in
+      guard let failure = failure as? HTTPServiceError else { return nil }
+      switch failure.cause {
+      case .unreachable, .timedOut:
+        return "Without a network, add --offline: places, forecasts and facts from built-in data."
+      default:
+        return nil
       }
     })
 

@@ -27,6 +27,11 @@ enum LiveClients {
   static func dependencies(
     settings: ConfigurationReader, offline: Bool, gazetteer: GazetteerLoading
   ) throws -> DependencyOverrides {
+    // Checked whether or not they are used: a bad value is refused the same way with
+    // `--offline` (`HTTP_TIMEOUT_SECONDS=soon` as `--timeout soon`).
+    let weatherConfiguration = try WeatherClient.Configuration(settings: settings)
+    let factConfiguration = try FactClient.Configuration(settings: settings)
+    let randomConfiguration = try RandomNumberClient.Configuration(settings: settings)
     if offline {
       switch gazetteer {
       case .now: _ = try Gazetteer.bundled()
@@ -39,9 +44,9 @@ enum LiveClients {
         values.randomNumberClient = random
       }
     }
-    let weather = WeatherClient.live(configuration: try .init(settings: settings))
-    let fact = FactClient.live(configuration: try .init(settings: settings))
-    let random = RandomNumberClient.live(configuration: try .init(settings: settings))
+    let weather = WeatherClient.live(configuration: weatherConfiguration)
+    let fact = FactClient.live(configuration: factConfiguration)
+    let random = RandomNumberClient.live(configuration: randomConfiguration)
     return { values in
       values.weatherClient = weather
       values.factClient = fact

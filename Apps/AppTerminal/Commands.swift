@@ -13,13 +13,18 @@ public struct TerminalComposition: Sendable {
   /// interactive app calls it: one-shot commands keep nothing and create no file.
   public var storage:
     @Sendable (_ configuration: ConfigurationReader) async throws -> DependencyOverrides
+  /// What to add to a client's failure a command reports, if anything: a service that cannot be
+  /// reached suggests `--offline`.
+  public var hint: @Sendable (_ failure: any Error) -> String?
 
   public init(
     clients: @escaping @Sendable (ConfigurationReader, Bool) throws -> DependencyOverrides,
-    storage: @escaping @Sendable (ConfigurationReader) async throws -> DependencyOverrides
+    storage: @escaping @Sendable (ConfigurationReader) async throws -> DependencyOverrides,
+    hint: @escaping @Sendable (any Error) -> String? = { _ in nil }
   ) {
     self.clients = clients
     self.storage = storage
+    self.hint = hint
   }
 }
 
@@ -60,7 +65,8 @@ public enum TerminalApp {
         kept(&values)
       })
     } catch let failure as CommandFailure {
-      FileHandle.standardError.write(Data("app-cli: \(failure.message)\n".utf8))
+      let hint = failure.cause.flatMap(composition.hint).map { "\n\($0)" } ?? ""
+      FileHandle.standardError.write(Data("app-cli: \(failure.message)\(hint)\n".utf8))
       return 1
     } catch let error as any ConfigurationProblem {
       FileHandle.standardError.write(Data("app-cli: \(error.localizedDescription)\n".utf8))
@@ -83,6 +89,8 @@ extension FrontEndCommand {
 /// A failure to report in one line and exit with status 1.
 struct CommandFailure: Error {
   let message: String
+  /// The client's error behind the message, for the composition's hint.
+  var cause: (any Error)?
 }
 
 /// A command that runs with the front end's dependencies.

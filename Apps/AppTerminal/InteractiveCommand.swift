@@ -24,11 +24,34 @@ struct Interactive: FrontEndCommand, StorageOwner {
       valueName: "file"))
   var recordFile: String?
 
-  var storageFlags: [FlagValue] { storageOptions.flagValues }
+  @Option(
+    name: .customLong("favorite-failure-rate"),
+    help: ArgumentHelp(
+      "A demonstration: favorites are saved by the seed's simulated service (a second's wait,"
+        + " failing this often, 0...1, kept for the session only) instead of the database, with"
+        + " --offline too. [env: FAVORITE_FAILURE_RATE]",
+      valueName: "rate"))
+  var favoriteFailureRate: String?
 
-  /// A record file that cannot be written is refused before the session starts, not found out
+  var storageFlags: [FlagValue] {
+    storageOptions.flagValues
+      + [
+        favoriteFailureRate.map {
+          FlagValue(
+            flag: "--favorite-failure-rate", variables: ["FAVORITE_FAILURE_RATE"], value: $0)
+        }
+      ].compactMap { $0 }
+  }
+
+  /// A bad failure rate (flag or variable) is refused at start, with a terminal or without; a
+  /// record file that cannot be written is refused before the session starts, not found out
   /// when it ends (and the recording lost).
   func validate() throws {
+    do {
+      _ = try ConfigurationReader(flags: storageFlags).favoriteFailureRate()
+    } catch {
+      throw ValidationError(error.localizedDescription)
+    }
     guard let recordFile else { return }
     do {
       try TerminalRecorder<AppFeature>.prepare(URL(fileURLWithPath: recordFile))

@@ -33,7 +33,7 @@ func callClient<T: Sendable>(
       try await operation()
     }
   } catch {
-    throw CommandFailure(message: error.localizedDescription)
+    throw CommandFailure(message: error.localizedDescription, cause: error)
   }
 }
 
@@ -148,15 +148,29 @@ struct FactCommand: FrontEndCommand {
     guard let word = words.first else {
       throw ValidationError("Missing expected argument '<number>'")
     }
-    if let unknown = words.first(where: { $0.hasPrefix("-") && Int($0) == nil }) {
-      throw ValidationError("Unknown option '\(unknown)'")
+    if let unknown = words.first(where: {
+      $0.hasPrefix("-") && Int($0) == nil && !Self.isWholeNumber($0)
+    }) {
+      throw ValidationError("Unknown option '\(unknown.prefix(64))'")
     }
     guard words.count == 1 else {
-      throw ValidationError("Give one number, not \(words.count): \(words.joined(separator: " "))")
+      throw ValidationError(
+        "Give one number, not \(words.count): \(words.joined(separator: " ").prefix(200))")
     }
     guard Int(word) != nil else {
-      throw ValidationError("'\(word)' is not a whole number")
+      guard Self.isWholeNumber(word) else {
+        throw ValidationError("'\(word.prefix(64))' is not a whole number")
+      }
+      throw ValidationError(
+        "'\(word.prefix(64))\(word.count > 64 ? "…" : "")' is out of range: give a whole number"
+          + " from \(Int.min) to \(Int.max)")
     }
+  }
+
+  /// Digits, with a minus sign or not: a whole number, however large.
+  static func isWholeNumber(_ word: String) -> Bool {
+    let digits = word.hasPrefix("-") ? word.dropFirst() : word[...]
+    return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
   }
 
   func execute(dependencies: @escaping DependencyOverrides) async throws -> Int32 {

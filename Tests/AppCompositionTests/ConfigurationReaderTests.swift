@@ -154,6 +154,33 @@ struct ConfigurationReaderTests {
     #expect(throws: (any Error).self) { try AppCLI.parse(["--unknown", "search", "seo"]) }
   }
 
+  @Test func aNumberTooLargeIsOutOfRangeNotAWord() {
+    for (line, message) in [
+      (["fact", "99999999999999999999"], "is out of range"),
+      (["fact", "-99999999999999999999"], "is out of range"),
+      (["fact", "many"], "is not a whole number"),
+      (["fact", "--many"], "Unknown option '--many'"),
+    ] {
+      #expect {
+        _ = try AppCLI.parse(line)
+      } throws: { error in
+        AppCLI.message(for: error).contains(message)
+      }
+    }
+  }
+
+  @Test func theInteractiveAppTakesTheFavoritesFailureRateAsTheServersDo() throws {
+    let interactive = try #require(
+      try AppCLI.parse(["--offline", "--favorite-failure-rate", "0.5"]) as? Interactive)
+    let settings = ConfigurationReader([:], flags: interactive.storageFlags)
+    #expect(try settings.favoriteFailureRate() == 0.5)
+    #expect {
+      _ = try AppCLI.parse(["--favorite-failure-rate", "2"])
+    } throws: { error in
+      AppCLI.message(for: error).contains(#"--favorite-failure-rate="2" is not valid"#)
+    }
+  }
+
   @Test func bothExecutablesPrintTheirVersion() {
     #expect {
       _ = try ServerCommand.parseAsRoot(["--version"])

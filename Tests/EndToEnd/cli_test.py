@@ -392,6 +392,37 @@ def test_failures_exit_non_zero_with_a_message(base):
     assert version.stdout.strip(), version.stdout
 
 
+def test_what_is_wrong_is_said_as_it_is(base):
+    # A service that cannot be reached suggests the offline data.
+    unreachable = run("search", "seo", "--geocoding-url", "http://127.0.0.1:9", expect_status=1)
+    assert "cannot reach 127.0.0.1:9" in unreachable.stderr, unreachable.stderr
+    assert "Without a network, add --offline" in unreachable.stderr, unreachable.stderr
+    # A number too large is out of range, not "not a whole number"; a word is not a number.
+    large = run("fact", "99999999999999999999", expect_status=64)
+    assert "'99999999999999999999' is out of range" in large.stderr, large.stderr
+    assert "is not a whole number" in run("fact", "many", expect_status=64).stderr
+    # A bad variable is refused the same way with --offline as without.
+    for arguments in (["search", "seo", "--offline"], ["--offline"]):
+        result = subprocess.run([BINARY, *arguments], capture_output=True, text=True, timeout=30,
+                                env={**os.environ, "HTTP_TIMEOUT_SECONDS": "soon"},
+                                stdin=subprocess.DEVNULL)
+        assert result.returncode == 64, (arguments, result.returncode, result.stderr)
+        assert 'HTTP_TIMEOUT_SECONDS="soon" is not valid' in result.stderr, result.stderr
+    # The failure rate of the favorites demonstration: a flag as on the servers, and a bad one
+    # (flag or variable) refused without a terminal too.
+    for arguments, environment in ((["--offline", "--favorite-failure-rate", "2"], {}),
+                                   (["--offline"], {"FAVORITE_FAILURE_RATE": "often"})):
+        result = subprocess.run([BINARY, *arguments], capture_output=True, text=True, timeout=30,
+                                env={**os.environ, **environment}, stdin=subprocess.DEVNULL)
+        assert result.returncode == 64, (arguments, result.returncode, result.stderr)
+        assert "FAVORITE_FAILURE_RATE=" in result.stderr or "--favorite-failure-rate=" in result.stderr, \
+            result.stderr
+    accepted = subprocess.run([BINARY, "--offline", "--favorite-failure-rate", "0.5"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert accepted.returncode == 1, (accepted.returncode, accepted.stderr)
+    assert "interactive mode needs a terminal" in accepted.stderr, accepted.stderr
+
+
 def test_help_for_every_command(base):
     for command in ([], ["search"], ["forecast"], ["fact"], ["random"], ["interactive"]):
         output = run(*command, "--help").stdout

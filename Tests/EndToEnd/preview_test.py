@@ -147,6 +147,11 @@ def test_help_and_a_bad_argument():
                             text=True, timeout=60)
     assert result.returncode == 64, result
     assert result.stderr == "counter-preview: unknown argument '--port' (try --help)\n", result
+    # --offline, which every other executable takes, is accepted: a preview is always offline.
+    result = subprocess.run([str(BIN / "counter-preview"), "--offline"], capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 1, result
+    assert result.stderr == "counter-preview: a preview needs a terminal\n", result
 
 
 def linked_modules(binary):

@@ -30,7 +30,9 @@ public enum TerminalPreview {
   ) async -> Int32 where Root.State: Equatable & Sendable, Root.Action: Sendable {
     let title = registration.tabs.map(\.title).joined(separator: ", ")
     switch arguments {
-    case []:
+    case [], ["--offline"]:
+      // A preview is always offline; `--offline`, which every other executable takes, is
+      // accepted and changes nothing.
       break
     case ["-h"], ["--help"]:
       Self.write(
@@ -38,9 +40,9 @@ public enum TerminalPreview {
         OVERVIEW: \(title) on its own, full screen, on offline or in-memory clients: the screen \
         the app shows as a tab, without the rest of the app.
 
-        USAGE: \(name)
+        USAGE: \(name) [--offline]
 
-        Keys are shown at the bottom of the screen; q or Ctrl-C quits. Without a terminal the \
+        A preview never uses the network: --offline is accepted and changes nothing. Keys are shown at the bottom of the screen; q or Ctrl-C quits. Without a terminal the \
         first screen is printed as text.
 
         """, to: .standardOutput)

@@ -290,11 +290,12 @@ def test_offline_search_finds_what_a_user_expects(base):
 
 
 def test_offline_forecast_starts_today_and_is_marked(base):
-    # Coordinates without a place id count days in UTC.
-    before = datetime.datetime.now(datetime.timezone.utc).date()
+    # Coordinates without a place id count days in the nearest place's time zone: Seoul's.
+    seoul = zoneinfo.ZoneInfo("Asia/Seoul")
+    before = datetime.datetime.now(seoul).date()
     celsius = json.loads(run("forecast", "--latitude", "37.57", "--longitude", "126.98", "--json",
                              "--offline").stdout)
-    after = datetime.datetime.now(datetime.timezone.utc).date()
+    after = datetime.datetime.now(seoul).date()
     assert celsius["estimate"] is True
     assert celsius["daily"]["time"][0] in {before.isoformat(), after.isoformat()}, celsius["daily"]
     assert len(celsius["daily"]["time"]) == 7

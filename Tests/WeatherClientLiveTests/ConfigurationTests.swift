@@ -11,7 +11,8 @@ struct ConfigurationTests {
     #expect(configuration.geocodingBaseURL.absoluteString == "https://geocoding-api.open-meteo.com")
     #expect(configuration.forecastBaseURL.absoluteString == "https://api.open-meteo.com")
     #expect(configuration.timeout == .seconds(10))
-    #expect(configuration.forecastTimeZone == TimeZone.autoupdatingCurrent.identifier)
+    // The place's own time zone: a forecast starts on the place's today.
+    #expect(configuration.forecastTimeZone == "auto")
   }
 
   @Test func environmentOverridesEverySetting() throws {

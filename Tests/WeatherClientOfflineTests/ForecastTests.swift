@@ -41,13 +41,25 @@ struct ForecastTests {
     #expect(losAngeles.daily.time.first == (try day("2026-06-30")))
   }
 
-  @Test func aPlaceTheGazetteerDoesNotKnowCountsDaysInUTC() async throws {
-    // Id 1 is not a GeoNames city of the gazetteer; the coordinates are Seoul's.
+  @Test func aPlaceTheGazetteerDoesNotKnowCountsDaysInTheNearestPlacesTimeZone() async throws {
+    // Id 1 is not a GeoNames city of the gazetteer; the coordinates are Seoul's. 20:00 UTC on
+    // 15 January is the 16th there.
     let unknown = GeocodingSearch.Result(
       country: "South Korea", latitude: 37.566, longitude: 126.9784, id: 1, name: "Somewhere")
-    let forecast = try await client(at: try instant("2026-01-15T20:00:00Z"))
-      .forecast(location: unknown)
-    #expect(forecast.daily.time.first == (try day("2026-01-15")))
+    let weather = client(at: try instant("2026-01-15T20:00:00Z"))
+    let first = try await weather.forecast(location: unknown).daily.time.first
+    #expect(first == (try day("2026-01-16")))
+    // Bare coordinates, as the one-shot command gives them: Seongnam's, and a point off Los
+    // Angeles (the 15th there).
+    let seongnam = GeocodingSearch.Result(
+      country: "", latitude: 37.4386, longitude: 127.1378, id: 0, name: "")
+    let offLosAngeles = GeocodingSearch.Result(
+      country: "", latitude: 33.9, longitude: -118.6, id: 0, name: "")
+    let seongnamFirst = try await weather.forecast(location: seongnam).daily.time.first
+    #expect(seongnamFirst == (try day("2026-01-16")))
+    #expect(
+      try await weather.forecast(location: offLosAngeles).daily.time.first
+        == (try day("2026-01-15")))
   }
 
   @Test func fahrenheitIsTheSameForecastConverted() async throws {

@@ -11,7 +11,7 @@ extension WeatherClient {
   /// |---|---|
   /// | `WEATHER_GEOCODING_BASE_URL` | `https://geocoding-api.open-meteo.com` |
   /// | `WEATHER_FORECAST_BASE_URL` | `https://api.open-meteo.com` |
-  /// | `WEATHER_FORECAST_TIMEZONE` | the system's time zone, e.g. `Etc/UTC` |
+  /// | `WEATHER_FORECAST_TIMEZONE` | `auto`: the place's own time zone |
   /// | `WEATHER_TIMEOUT_SECONDS` | `HTTP_TIMEOUT_SECONDS`, else 10 |
   ///
   /// ```swift
@@ -23,7 +23,9 @@ extension WeatherClient {
     public var geocodingBaseURL: URL
     /// The base of the forecast API; requests go to `<base>/v1/forecast`.
     public var forecastBaseURL: URL
-    /// The time zone the forecast's days are counted in (Open-Meteo's `timezone` parameter).
+    /// The time zone the forecast's days are counted in (Open-Meteo's `timezone` parameter):
+    /// by default `auto`, the place's own, so that a forecast starts on the place's today — the
+    /// same rule as the offline client's.
     public var forecastTimeZone: String
     /// The longest one request may take.
     public var timeout: Duration
@@ -33,6 +35,8 @@ extension WeatherClient {
       string: "https://geocoding-api.open-meteo.com")!
     /// Open-Meteo's public forecast API.
     public static let defaultForecastBaseURL = URL(string: "https://api.open-meteo.com")!
+    /// Open-Meteo's time zone of the coordinates themselves.
+    public static let placesTimeZone = "auto"
     /// The timeout when none is configured.
     public static let defaultTimeout = Duration.seconds(10)
 
@@ -40,7 +44,7 @@ extension WeatherClient {
     public init(
       geocodingBaseURL: URL = Self.defaultGeocodingBaseURL,
       forecastBaseURL: URL = Self.defaultForecastBaseURL,
-      forecastTimeZone: String = TimeZone.autoupdatingCurrent.identifier,
+      forecastTimeZone: String = Self.placesTimeZone,
       timeout: Duration = Self.defaultTimeout
     ) {
       self.geocodingBaseURL = geocodingBaseURL
@@ -70,8 +74,7 @@ extension WeatherClient {
           "WEATHER_GEOCODING_BASE_URL", default: Self.defaultGeocodingBaseURL),
         forecastBaseURL: try environment.url(
           "WEATHER_FORECAST_BASE_URL", default: Self.defaultForecastBaseURL),
-        forecastTimeZone: environment.string("WEATHER_FORECAST_TIMEZONE")
-          ?? TimeZone.autoupdatingCurrent.identifier,
+        forecastTimeZone: environment.string("WEATHER_FORECAST_TIMEZONE") ?? Self.placesTimeZone,
         timeout: try environment.timeout("WEATHER_TIMEOUT_SECONDS", default: Self.defaultTimeout)
       )
     }

@@ -169,6 +169,27 @@ public struct Gazetteer: Sendable {
     positionsByID[id].map { timeZones[Int(places[Int($0)].timeZone)] }
   }
 
+  /// The IANA time zone identifier of the place nearest to a point, e.g. `"Asia/Seoul"` for
+  /// Seongnam's coordinates: the time zone a forecast for bare coordinates counts its days in,
+  /// as Open-Meteo's `timezone=auto` does. `nil` only for an empty gazetteer.
+  public func timeZoneIdentifier(nearLatitude latitude: Double, longitude: Double) -> String? {
+    // Distances on the sphere compared by the haversine term alone (monotonic in distance); a
+    // scan of 34,003 places takes about a millisecond.
+    let radians = Double.pi / 180
+    let (latitude, longitude) = (latitude * radians, longitude * radians)
+    let cosine = cos(latitude)
+    var nearest: (term: Double, timeZone: UInt16)?
+    for place in places {
+      let placeLatitude = place.latitude * radians
+      let halfLatitude = sin((placeLatitude - latitude) / 2)
+      let halfLongitude = sin((place.longitude * radians - longitude) / 2)
+      let term =
+        halfLatitude * halfLatitude + cosine * cos(placeLatitude) * halfLongitude * halfLongitude
+      if nearest == nil || term < nearest!.term { nearest = (term, place.timeZone) }
+    }
+    return nearest.map { timeZones[Int($0.timeZone)] }
+  }
+
   private func result(at position: Int) -> GeocodingSearch.Result {
     let place = places[position]
     return GeocodingSearch.Result(

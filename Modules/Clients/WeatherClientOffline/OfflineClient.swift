@@ -51,9 +51,13 @@ extension WeatherClient {
       else {
         throw OfflineWeatherError(latitude: location.latitude, longitude: location.longitude)
       }
-      let timeZone =
-        try gazetteer().timeZoneIdentifier(ofPlace: location.id).flatMap(TimeZone.init(identifier:))
-        ?? .gmt
+      // The place's local date, as the app's search shows it; for bare coordinates (the
+      // one-shot `forecast` command), the nearest place's.
+      let places = try gazetteer()
+      let identifier =
+        places.timeZoneIdentifier(ofPlace: location.id)
+        ?? places.timeZoneIdentifier(nearLatitude: location.latitude, longitude: location.longitude)
+      let timeZone = identifier.flatMap(TimeZone.init(identifier:)) ?? .gmt
       return OfflineForecast.forecast(
         latitude: location.latitude, longitude: location.longitude, timeZone: timeZone,
         now: now(), unit: unit)

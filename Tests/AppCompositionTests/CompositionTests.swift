@@ -20,11 +20,21 @@ struct CompositionTests {
     }
   }
 
-  @Test func offlineNeedsNoServiceSettings() throws {
-    // Offline, the live clients' variables are not read: nothing there can stop the app.
-    let settings = ConfigurationReader(["WEATHER_FORECAST_BASE_URL": "api.open-meteo.com"])
+  @Test func offlineRefusesABadServiceSettingAsOnlineDoes() throws {
+    // Offline the live clients are not used, but a bad value is still refused, as the flag
+    // that replaces it is: one rule for bad input (`HTTP_TIMEOUT_SECONDS=soon` as
+    // `--timeout soon`).
+    let settings = ConfigurationReader(["HTTP_TIMEOUT_SECONDS": "soon"])
     for composition in [AppComposition.terminal.clients, AppComposition.server.clients] {
-      #expect(throws: Never.self) { _ = try composition(settings, true) }
+      #expect {
+        _ = try composition(settings, true)
+      } throws: { error in
+        (error as? ConfigurationError)?.name == "HTTP_TIMEOUT_SECONDS"
+      }
+    }
+    // Unset ones are not needed.
+    for composition in [AppComposition.terminal.clients, AppComposition.server.clients] {
+      #expect(throws: Never.self) { _ = try composition(ConfigurationReader([:]), true) }
     }
   }
 

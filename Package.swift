@@ -538,7 +538,11 @@ let package = Package(
     // MARK: Client tests — END client tests section
     .testTarget(
       name: "ComposableArchitectureTests",
-      dependencies: ["ComposableArchitecture"],
+      dependencies: [
+        "ComposableArchitecture",
+        // Tells when each XCTest case starts, on Linux (XCTExpectFailure without a block).
+        .product(name: "DependenciesTestObserver", package: "swift-dependencies"),
+      ],
       path: "Tests/ComposableArchitectureTests"
     ),
     .testTarget(

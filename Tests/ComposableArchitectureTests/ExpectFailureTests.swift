@@ -1,5 +1,7 @@
-import ComposableArchitecture
+import Testing
 import XCTest
+
+@testable import ComposableArchitecture
 
 /// Collects the issues reported in `body` instead of recording them.
 private final class IssueCollector: IssueReporter, @unchecked Sendable {
@@ -113,6 +115,55 @@ final class ExpectFailureTests: XCTestCase {
       XCTAssertThrowsError(try XCTExpectFailure(strict: false) { throw Boom() }) { error in
         XCTAssertTrue(error is Boom)
       }
+    }
+  }
+
+  func testWithoutABlockTheRestOfTheTestExpectsFailures() async {
+    await MainActor.run {
+      XCTExpectFailure()
+      failStateAssertion()
+    }
+    // The next test's start ends it: swift-dependencies' test observer, linked by this target,
+    // says when.
+    XCTAssertTrue(_RestOfTestExpectations.shared.knowsWhenXCTestCasesStart)
+  }
+
+  func testWithoutABlockTheMatcherPicksTheExpectedOnes() async {
+    await MainActor.run {
+      XCTExpectFailure { issue in issue.compactDescription.contains("does not match") }
+      failStateAssertion()
+    }
+  }
+
+  func testARestOfTestExpectationEndsWhenTheNextTestStarts() {
+    let expectations = _RestOfTestExpectations()
+    expectations.expect({ _ in true }, in: nil)
+    let collector = IssueCollector()
+    let reporter = _ExpectingReporter(forwardingTo: [collector]) { expectations.expects($0) }
+    reporter.reportIssue(
+      "first", severity: .error, fileID: #fileID, filePath: #filePath, line: #line, column: 1)
+    expectations.testCaseWillStart()
+    reporter.reportIssue(
+      "second", severity: .error, fileID: #fileID, filePath: #filePath, line: #line, column: 1)
+    XCTAssertEqual(collector.messages.value, ["second"])
+  }
+}
+
+/// The same forms in Swift Testing, where the current test says where the rest of it ends.
+@MainActor
+struct ExpectFailureSwiftTestingTests {
+  @Test func withoutABlockTheRestOfTheTestExpectsFailures() {
+    XCTExpectFailure { issue in issue.compactDescription.contains("does not match") }
+    failStateAssertion()
+  }
+
+  @Test func anotherTestExpectsNothing() {
+    #expect(!_RestOfTestExpectations.shared.expects(XCTIssue(message: "x", fileID: "", line: 0)))
+  }
+
+  @Test func aBlockExpectsTheFailureInsideIt() {
+    XCTExpectFailure {
+      failStateAssertion()
     }
   }
 }

@@ -6,9 +6,12 @@
   // runtime reports (`reportIssue`): what the block reports and the matcher accepts is expected
   // and goes no further; anything else is reported as usual. Nothing here links XCTest.
   //
-  // Not provided: the form without a block (`XCTExpectFailure()`, expecting failures for the
-  // rest of the test), which needs to know where a test ends; and failures that XCTest's own
-  // assertions (`XCTAssertEqual`) record, which do not pass through `reportIssue`.
+  // The form without a block (`XCTExpectFailure()`, `XCTExpectFailure { issue in … }`) expects
+  // failures for the rest of the test. Where a test ends is known from Swift Testing's current
+  // test, and for XCTest from the test observer swift-dependencies ships
+  // (`DependenciesTestObserver`, which the test target must link on Linux); its `strict` is not
+  // checked (nothing says when the test is over), and failures that XCTest's own assertions
+  // (`XCTAssertEqual`) record do not pass through `reportIssue` and are never expected.
 
   /// An issue reported inside `XCTExpectFailure`'s block, for its `issueMatcher`.
   public struct XCTIssue: Sendable, CustomStringConvertible {
@@ -57,6 +60,47 @@
     return result
   }
 
+  /// Expects the rest of the test to report a failure: the issues reported after this call
+  /// that `issueMatcher` accepts (all, without one) are expected, until the test ends.
+  ///
+  /// Unlike XCTest's, a test that then reports no matching issue is not a failure (`strict` is
+  /// not checked: nothing tells the runtime when the test is over). Under XCTest the test target
+  /// must link swift-dependencies' `DependenciesTestObserver`, which says when the next test
+  /// starts; without it the call reports that and expects nothing.
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  public func XCTExpectFailure(
+    _ failureReason: String? = nil,
+    enabled: Bool? = nil,
+    strict: Bool? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    issueMatcher: ((XCTIssue) -> Bool)? = nil
+  ) {
+    guard enabled ?? true else { return }
+    let matcher = issueMatcher ?? { _ in true }
+    let expectations = _RestOfTestExpectations.shared
+    switch TestContext.current {
+    case .swiftTesting(let testing?):
+      expectations.expect(matcher, in: testing.test.id)
+    case .xcTest where expectations.knowsWhenXCTestCasesStart:
+      expectations.expect(matcher, in: nil)
+    case .xcTest:
+      reportIssue(
+        """
+        XCTExpectFailure without a block expects failures for the rest of the test, which on \
+        Linux needs to know when the next test starts: add swift-dependencies' \
+        "DependenciesTestObserver" product to the test target, or give the failing code as a \
+        block: XCTExpectFailure { … }.
+        """,
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    default:
+      return
+    }
+    expectations.installReporter()
+  }
+
   /// `XCTExpectFailure` with options, as XCTest spells them.
   // swift-format-ignore: AlwaysUseLowerCamelCase
   @discardableResult
@@ -89,8 +133,69 @@
     }
   }
 
-  /// Takes the issues reported inside an expecting block: matched ones are counted and
-  /// dropped, others go to the reporters that were current outside the block.
+  /// The expectations of `XCTExpectFailure` without a block: per Swift Testing test, and one for
+  /// the XCTest case running, dropped when the next one starts.
+  final class _RestOfTestExpectations: @unchecked Sendable {
+    static let shared = _RestOfTestExpectations()
+
+    typealias Matcher = (XCTIssue) -> Bool
+    private let lock = NSLock()
+    private var bySwiftTestingTest: [TestContext.Testing.Test.ID: Matcher] = [:]
+    private var forXCTestCase: Matcher?
+    private var isReporterInstalled = false
+
+    /// Whether XCTest cases announce their start here: swift-dependencies'
+    /// `DependenciesTestObserver` is linked (it is a shared library) and took our callback.
+    lazy var knowsWhenXCTestCasesStart: Bool = {
+      typealias Register = @convention(thin) (@convention(c) () -> Void) -> Void
+      guard let library = dlopen("libDependenciesTestObserver.so", RTLD_NOW),
+        let register = dlsym(library, "$s24DependenciesTestObserver08registerbC0yyyyXCF")
+      else { return false }
+      unsafeBitCast(register, to: Register.self)({
+        _RestOfTestExpectations.shared.testCaseWillStart()
+      })
+      return true
+    }()
+
+    func expect(_ matcher: @escaping Matcher, in test: TestContext.Testing.Test.ID?) {
+      lock.withLock {
+        if let test { bySwiftTestingTest[test] = matcher } else { forXCTestCase = matcher }
+      }
+    }
+
+    func testCaseWillStart() {
+      lock.withLock { forXCTestCase = nil }
+    }
+
+    /// Whether the test reporting `issue` expects it.
+    func expects(_ issue: XCTIssue) -> Bool {
+      let matcher: Matcher? =
+        switch TestContext.current {
+        case .swiftTesting(let testing?): lock.withLock { bySwiftTestingTest[testing.test.id] }
+        case .xcTest: lock.withLock { forXCTestCase }
+        default: nil
+        }
+      return matcher?(issue) ?? false
+    }
+
+    /// Puts the reporter that consults the expectations in front of the process's reporters,
+    /// once.
+    func installReporter() {
+      let install = lock.withLock {
+        defer { isReporterInstalled = true }
+        return !isReporterInstalled
+      }
+      guard install else { return }
+      IssueReporters.current = [
+        _ExpectingReporter(
+          forwardingTo: IssueReporters.current, matcher: { Self.shared.expects($0) })
+      ]
+    }
+  }
+
+  /// Takes the issues reported where failures are expected (inside a block, or for the rest of
+  /// a test): matched ones are counted and dropped, others go to the reporters that were current
+  /// before.
   final class _ExpectingReporter: IssueReporter, @unchecked Sendable {
     private let outside: [any IssueReporter]
     private let matcher: (XCTIssue) -> Bool

@@ -141,6 +141,25 @@ struct ReducerTests {
     await store.receive("effect 42.0") { $0 = [42, 42] }
   }
 
+  @Test func chainedTransformsFuseAndTheOneClosestToTheReducerWins() async {
+    struct Reader: Reducer {
+      @Dependency(\.date.now) var now
+      var body: some Reducer<[Double], Void> {
+        Reduce { state, _ in
+          state.append(now.timeIntervalSince1970)
+          return .none
+        }
+      }
+    }
+    // One wrapper, not one per call: the type says so.
+    let fused: _DependencyKeyWritingReducer<Reader> = Reader()
+      .transformDependency(\.date) { $0 = .constant(Date(timeIntervalSince1970: 42)) }
+      .transformDependency(\.date) { $0 = .constant(Date(timeIntervalSince1970: 7)) }
+      .dependency(\.date, .constant(Date(timeIntervalSince1970: 1)))
+    let store = TestStore(initialState: [Double]()) { fused }
+    await store.send(()) { $0 = [42] }
+  }
+
   /// An effect's answer is reduced with the store's own dependencies — also when the effect came
   /// from a reducer that ran under others (`.dependency`), whose task has those current.
   @Test func anEffectsAnswerIsReducedWithTheStoresDependencies() async {

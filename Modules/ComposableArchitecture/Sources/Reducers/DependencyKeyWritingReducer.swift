@@ -92,5 +92,19 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
     }
   }
 
+  /// Chained transforms fuse into one reducer too; the one closest to the base runs last, so
+  /// its change wins.
+  @inlinable
+  public func transformDependency<V>(
+    _ keyPath: WritableKeyPath<DependencyValues, V> & Sendable,
+    transform: @escaping (_ dependency: inout V) -> Void
+  ) -> Self {
+    let update = self.update
+    return Self(base: base) { values in
+      transform(&values[keyPath: keyPath])
+      update(&values)
+    }
+  }
+
   public typealias Body = Never
 }

@@ -56,6 +56,8 @@ final class ExpectFailureTests: XCTestCase {
           failStateAssertion()
         } issueMatcher: {
           seen.append($0.compactDescription)
+          XCTAssertEqual(
+            $0.sourceCodeContext.location?.fileURL.lastPathComponent, "ExpectFailureTests.swift")
           return $0.compactDescription.hasPrefix("failed - ")
             && $0.compactDescription.contains("does not match")
         }

@@ -18,11 +18,36 @@
     /// What was reported.
     public var message: String
     public var fileID: String
+    public var filePath: String
     public var line: UInt
+
+    public init(message: String, fileID: String, filePath: String = "", line: UInt) {
+      self.message = message
+      self.fileID = fileID
+      self.filePath = filePath
+      self.line = line
+    }
 
     /// The issue as XCTest describes a failure: `failed - ` and the message.
     public var compactDescription: String { "failed - \(message)" }
     public var description: String { compactDescription }
+
+    /// Where the issue was reported, as XCTest gives it.
+    public var sourceCodeContext: SourceCodeContext {
+      SourceCodeContext(
+        location: SourceCodeLocation(
+          fileURL: URL(fileURLWithPath: filePath.isEmpty ? fileID : filePath),
+          lineNumber: Int(line)))
+    }
+
+    public struct SourceCodeContext: Sendable {
+      public var location: SourceCodeLocation?
+    }
+
+    public struct SourceCodeLocation: Sendable {
+      public var fileURL: URL
+      public var lineNumber: Int
+    }
   }
 
   /// Runs `failingBlock`, expecting it to report a failure: the issues it reports that
@@ -214,7 +239,8 @@
     ) {
       let text = message() ?? ""
       if severity == .error,
-        matcher(XCTIssue(message: text, fileID: "\(fileID)", line: line))
+        matcher(
+          XCTIssue(message: text, fileID: "\(fileID)", filePath: "\(filePath)", line: line))
       {
         count.withValue { $0 += 1 }
         return

@@ -41,6 +41,31 @@ struct ScreenFitTests {
     #expect(lines.allSatisfy { ScreenFit.width(of: $0) <= 40 })
   }
 
+  @Test func theSelectedRowStaysOnScreen() {
+    // Four counters, the fourth selected, in a window with room for three content rows: the
+    // rows before it scroll away, so that + changes a counter the user can see.
+    let state = AppFeature.State(
+      counters: IdentifiedArray(uniqueElements: (0..<4).map { Counter.State(id: UUID($0)) }))
+    var view = ViewState()
+    view.selectedCounter = 3
+    let text = ScreenRenderer.render(state, view: view, registration: .app, style: .terminal)
+    let lines = ScreenFit.fit(text, columns: 40, rows: 10)
+    let content = lines[3..<7].map(ScreenFit.plain)
+    #expect(content.contains("› Counter 4   count: 0   timer: off"), "\(content)")
+    #expect(!content.contains("  Counter 1   count: 0   timer: off"), "\(content)")
+    #expect(content.last?.hasPrefix("… 2 more lines") == true, "\(content)")
+  }
+
+  @Test func aConfirmationStaysOnScreen() {
+    var state = AppFeature.State(
+      counters: IdentifiedArray(uniqueElements: (0..<6).map { Counter.State(id: UUID($0)) }))
+    state.counterList.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 1))
+    let text = ScreenRenderer.render(state, view: ViewState(), registration: .app, style: .plain)
+    let lines = ScreenFit.fit(text, columns: 60, rows: 10)
+    #expect(lines.contains { $0.hasPrefix("└") }, "\(lines)")
+    #expect(lines.contains { $0.contains("Remove Counter 1") }, "\(lines)")
+  }
+
   @Test func aLongQueryIsCutAtTheWindowsEdgeInsteadOfWrapping() {
     var state = AppFeature.State(counters: [])
     state.selectedTab = .search
@@ -67,10 +92,11 @@ struct ScreenFitTests {
   }
 
   @Test func aWindowTooSmallSaysSo() {
-    #expect(
-      ScreenFit.fit(screen(counters: 1), columns: 19, rows: 10) == [
-        "Too small (19×10):…"
-      ])
+    // However narrow, what the window needs is never what is cut.
+    #expect(ScreenFit.fit(screen(counters: 1), columns: 19, rows: 10) == ["Needs 20×6"])
+    #expect(ScreenFit.fit(screen(counters: 1), columns: 19, rows: 5) == ["Needs 20×6"])
+    #expect(ScreenFit.fit(screen(counters: 1), columns: 8, rows: 5) == ["20×6"])
+    #expect(ScreenFit.fit(screen(counters: 1), columns: 3, rows: 5) == ["20…"])
     #expect(
       ScreenFit.fit(screen(counters: 1), columns: 60, rows: 5) == [
         "Too small (60×5): needs 20×6"

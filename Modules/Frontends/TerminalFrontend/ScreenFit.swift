@@ -2,7 +2,9 @@
 /// wraps and never scrolls the header away: every line is cut at the window's width (escape codes
 /// take no room; a cut line ends in "…"), the header (greeting, tab bar, rule) and the help line
 /// always show — the help wrapped between its keys when it is wider than the window — and the
-/// content between them is cut to the rows left, its last row saying how many lines did not fit.
+/// content between them is cut to the rows left, its last row saying how many lines did not fit;
+/// the rows kept are the first ones, or, when the selected row (or a confirmation's box) would be
+/// cut, the ones that end with it.
 /// A window smaller than ``minimumColumns`` × ``minimumRows`` shows only a line that says so.
 public enum ScreenFit {
   public static let minimumColumns = 20
@@ -12,11 +14,14 @@ public enum ScreenFit {
 
   public static func fit(_ screen: String, columns: Int, rows: Int) -> [String] {
     guard columns >= minimumColumns, rows >= minimumRows else {
-      return [
-        cut(
-          "Too small (\(columns)×\(rows)): needs \(minimumColumns)×\(minimumRows)",
-          to: max(columns, 1))
+      // The longest of these that fits: what the window needs is never what is cut.
+      let needs = "\(minimumColumns)×\(minimumRows)"
+      let messages = [
+        "Too small (\(columns)×\(rows)): needs \(needs)", "Too small: needs \(needs)",
+        "Needs \(needs)", needs,
       ]
+      let message = messages.first { width(of: $0) <= columns } ?? needs
+      return [cut(message, to: max(columns, 1))]
     }
     var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     // The help line wraps between its keys rather than lose its end ("q quit"), as long as the
@@ -28,9 +33,16 @@ public enum ScreenFit {
       let header = Array(lines.prefix(headerLines))
       let content = Array(lines.dropFirst(headerLines))
       let room = rows - header.count - footer.count
-      let hidden = content.count - (room - 1)
+      let shown = room - 1
+      let hidden = content.count - shown
+      // What the keys act on stays on screen: a confirmation's box, else the selected row (the
+      // one with the selection marker), with the rows before it scrolled away.
+      let focus =
+        content.lastIndex { plain($0).hasPrefix("└") }
+        ?? content.firstIndex { plain($0).hasPrefix("›") } ?? 0
+      let start = max(0, min(focus - shown + 1, content.count - shown))
       lines =
-        header + content.prefix(room - 1)
+        header + content[start..<(start + shown)]
         + ["… \(hidden) more line\(hidden == 1 ? "" : "s") (a taller window shows them)"]
     }
     return (lines + footer).map { cut($0, to: columns) }
@@ -87,6 +99,22 @@ public enum ScreenFit {
       used += cells
     }
     return result + "…" + (sawEscape ? "\u{1B}[0m" : "")
+  }
+
+  /// `line` without its escape codes.
+  static func plain(_ line: String) -> String {
+    var result = ""
+    var inEscape = false
+    for scalar in line.unicodeScalars {
+      if inEscape {
+        if scalar != "[", (0x40...0x7E).contains(scalar.value) { inEscape = false }
+      } else if scalar == "\u{1B}" {
+        inEscape = true
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   /// How many cells `line` takes in a terminal.

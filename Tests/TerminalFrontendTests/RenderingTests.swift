@@ -5,6 +5,7 @@ import CounterFeature
 import EpisodesFeature
 import Foundation
 import SearchFeature
+import SearchTerminal
 import SettingsFeature
 import SettingsTerminal
 import Testing
@@ -88,6 +89,28 @@ struct RenderingTests {
     // columns: 10 → column 8, 20 → column 15.
     #expect(text.contains("  Today   10.0°C  ········████████········  20.0°C\n"))
     #expect(text.contains("  Fri      0.0°C  ████████████████████████  30.0°C\n"))
+  }
+
+  /// Columns stay put: counts and a forecast's maxima are right-aligned to the widest.
+  @Test func columnsAreAligned() {
+    let counters = ScreenRenderer.render(
+      state {
+        $0.counterList.counters[id: UUID(0)]?.count = 86
+        $0.counterList.counters.append(Counter.State(id: UUID(1), count: 7, isTimerOn: true))
+      },
+      view: ViewState(), registration: .app, style: .plain)
+    #expect(counters.contains("› Counter 1   count: 86   timer: off\n"))
+    #expect(counters.contains("  Counter 2   count:  7   timer: on ⏱\n"))
+    let chart = ForecastChart.render(
+      [
+        .init(
+          date: Date(timeIntervalSince1970: 0), temperatureMax: 9.5, temperatureMaxUnit: "°C",
+          temperatureMin: -3, temperatureMinUnit: "°C"),
+        .init(
+          date: Date(timeIntervalSince1970: 86_400), temperatureMax: 12, temperatureMaxUnit: "°C",
+          temperatureMin: 1, temperatureMinUnit: "°C"),
+      ], style: .plain)
+    #expect(chart.map { String($0.suffix(7)) } == [" 9.5°C", "12.0°C"].map { " " + $0 })
   }
 
   @Test func offlineTheEstimateIsLabelledAndTheGazetteerCredited() {

@@ -12,10 +12,14 @@ public enum CounterListScreen: TerminalScreen {
     if state.counters.isEmpty {
       lines.append(style.dim("No counters. Press a to add one."))
     }
+    // Counts are right-aligned to the widest, so the timer column stays put as counts grow.
+    let countWidth = state.counters.map { String($0.count).count }.max() ?? 1
     for (index, counter) in state.counters.enumerated() {
       let marker = ScreenRenderer.marker(index == view.selectedCounter, style: style)
+      let count = String(counter.count)
+      let padding = String(repeating: " ", count: countWidth - count.count)
       var line =
-        "\(marker) \(CounterList.counterName(number: index + 1))   count: \(style.bold(String(counter.count)))"
+        "\(marker) \(CounterList.counterName(number: index + 1))   count: \(padding)\(style.bold(count))"
       line += "   timer: \(counter.isTimerOn ? style.green("on ⏱") : "off")"
       lines.append(line)
       if counter.isFactRequestInFlight {

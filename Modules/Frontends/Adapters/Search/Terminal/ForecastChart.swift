@@ -21,6 +21,9 @@ public enum ForecastChart {
     }
     let minimums = days.map { format($0.temperatureMin, $0.temperatureMinUnit) }
     let minimumWidth = minimums.map(\.count).max() ?? 0
+    // Both columns right-aligned, so that the decimal points line up.
+    let maximums = days.map { format($0.temperatureMax, $0.temperatureMaxUnit) }
+    let maximumWidth = maximums.map(\.count).max() ?? 0
     return days.enumerated().map { index, day in
       let from = max(0, min(width - 1, column(day.temperatureMin)))
       let to = max(from, min(width - 1, column(day.temperatureMax)))
@@ -31,8 +34,9 @@ public enum ForecastChart {
       let minimum =
         String(repeating: " ", count: minimumWidth - minimums[index].count)
         + minimums[index]
-      return
-        "\(label)  \(style.cyan(minimum))  \(bar)  \(style.yellow(format(day.temperatureMax, day.temperatureMaxUnit)))"
+      let maximum =
+        String(repeating: " ", count: maximumWidth - maximums[index].count) + maximums[index]
+      return "\(label)  \(style.cyan(minimum))  \(bar)  \(style.yellow(maximum))"
     }
   }
 

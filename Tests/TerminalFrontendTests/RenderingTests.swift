@@ -168,7 +168,16 @@ struct RenderingTests {
     #expect(text.contains("  Notifications      [x] on\n"))
     #expect(text.contains("    E-mail           [ ] off\n"))
     #expect(text.contains("› Temperature unit   ‹ °F ›\n"))
-    #expect(text.contains("Display names are limited to 32 characters.\n"))
+    // The note on the name's length goes with the editing: shown while the name is edited only.
+    #expect(!text.contains("Display names are limited to 32 characters."))
+    view.editing = .displayName
+    let editing = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .settings
+        $0.settings.displayName = String(repeating: "x", count: 32)
+        $0.settings.displayNameError = "Display names are limited to 32 characters."
+      }, view: view, registration: .app, style: .plain)
+    #expect(editing.contains("Display names are limited to 32 characters.\n"))
   }
 
   @Test func episodesScreenWithAlert() {

@@ -4,6 +4,7 @@ import "./session.test.js";
 import "./search.test.js";
 import "./navigation.test.js";
 import "./devtools.test.js";
+import "./settings.test.js";
 
 window.addEventListener("error", (event) => {
   window.__results = { passed: 0, failed: 1, lines: ["FAIL loading the tests: " + event.message] };

@@ -33,7 +33,9 @@ public enum SettingsScreen: TerminalScreen {
       let marker = ScreenRenderer.marker(row.rawValue == view.selectedSetting, style: style)
       lines.append("\(marker) \(label) \(value)")
     }
-    if let error = settings.displayNameError {
+    // Why what is typed is not all kept: said while the name is edited, gone once it is left
+    // (the field then shows what is kept).
+    if let error = settings.displayNameError, view.editing == .displayName {
       lines.append(style.red(error))
     }
     if let error = settings.storageError {

@@ -189,7 +189,27 @@ struct RenderingTests {
       }, view: ViewState(), registration: .app, style: .plain)
     #expect(text.contains("› ♡ Functions\n  ♥ Side Effects\n"))
     #expect(text.contains("│ Favoriting failed. (Side Effects) │\n"))
-    #expect(text.contains("Press Enter to dismiss."))
+    // What OK does, and a help line of the keys that do something while the alert is up.
+    #expect(text.contains("Press Enter to dismiss: the ♥ goes back to what it was."))
+    #expect(text.contains("\nEnter/Esc/Space OK (puts the ♥ back) · "))
+    #expect(!text.contains("→/o open"))
+  }
+
+  @Test func aSaveInFlightShowsAndConfirmationsHaveTheirOwnHelp() {
+    let saving = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .episodes
+        $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
+        $0.episodes.episodes[id: UUID(1)]?.isSaving = true
+      }, view: ViewState(), registration: .app, style: .plain)
+    #expect(saving.contains("  ♥ Side Effects  ⟳ saving…\n"))
+    #expect(saving.contains("\n↑/↓ select · Enter/Space/f favorite · →/o open · "))
+    let confirming = ScreenRenderer.render(
+      state {
+        $0.counterList.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 1))
+      }, view: ViewState(), registration: .app, style: .plain)
+    #expect(confirming.contains("\nEnter/y Remove · Esc/n Cancel · "))
+    #expect(!confirming.contains("+/- count"))
   }
 
   @Test func plainStyleHasNoEscapeCodesAndTerminalStyleHas() {

@@ -392,7 +392,7 @@ struct TerminalFeatureTests {
     #expect(store.state.app.episodes.path.map(\.title) == ["Algebraic Data Types"])
     var screen = ScreenRenderer.render(store.state, registration: .app, style: .plain)
     #expect(screen.contains("Episodes › Algebraic Data Types\n\n  ♡ not a favorite\n"))
-    #expect(screen.hasSuffix("Enter/Space favorite · Esc/← back · 1-4/Tab screens · q quit"))
+    #expect(screen.hasSuffix("Enter/Space/f favorite · Esc/← back · 1-4/Tab screens · q quit"))
     // One shared value: the screen's favorite is the row's.
     await store.send(.keyPressed(.enter)) {
       $0.app.episodes.path[id: 0]?.$isFavorite.withLock { $0 = true }

@@ -60,12 +60,15 @@ public enum ScreenRenderer {
   public static func confirmation(
     _ title: TextState, message: TextState?, confirm: TextState?
   ) -> [String] {
-    box(
-      [title.string, message?.string].compactMap { $0 }
-        + ["Enter/y \(confirm?.string ?? "OK") · Esc/n Cancel"])
+    box([title.string, message?.string].compactMap { $0 } + [confirmationHelp(confirm: confirm)])
   }
 
   /// Lines framed by a box, after a blank line.
+  /// The keys that answer a confirmation: its help line while it is up.
+  public static func confirmationHelp(confirm: TextState?) -> String {
+    "Enter/y \(confirm?.string ?? "OK") · Esc/n Cancel"
+  }
+
   public static func box(_ lines: [String]) -> [String] {
     let width = lines.map(\.count).max() ?? 0
     let rule = String(repeating: "─", count: width + 2)

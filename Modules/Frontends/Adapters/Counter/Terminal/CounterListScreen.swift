@@ -45,7 +45,11 @@ public enum CounterListScreen: TerminalScreen {
   }
 
   public static func help(_ state: CounterList.State, view: ViewState) -> String {
-    "↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove"
+    // While the confirmation is up, only its keys do anything here.
+    if case .confirmRemoval(let alert) = state.destination {
+      return ScreenRenderer.confirmationHelp(confirm: alert.buttons.first?.label)
+    }
+    return "↑/↓ select · +/- count · f fact · r random · t timer · a add · x remove"
   }
 
   public static func action(

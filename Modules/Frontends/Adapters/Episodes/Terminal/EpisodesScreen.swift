@@ -16,7 +16,8 @@ public enum EpisodesScreen: TerminalScreen {
     for (index, episode) in episodes.episodes.enumerated() {
       let heart = episode.isFavorite ? style.red("♥") : "♡"
       let marker = ScreenRenderer.marker(index == view.selectedEpisode, style: style)
-      lines.append("\(marker) \(heart) \(episode.title)")
+      let saving = episode.isSaving ? "  " + style.yellow("⟳ saving…") : ""
+      lines.append("\(marker) \(heart) \(episode.title)\(saving)")
     }
     if let error = episodes.loadError {
       lines.append(style.red(error))
@@ -29,8 +30,12 @@ public enum EpisodesScreen: TerminalScreen {
   }
 
   public static func help(_ state: Episodes.State, view: ViewState) -> String {
-    state.path.isEmpty
-      ? "↑/↓ select · Enter/Space favorite · →/o open" : "Enter/Space favorite · Esc/← back"
+    // While a failure's alert is up, only dismissing it does anything here.
+    let alertIsUp =
+      state.path.last.map { $0.alert != nil } ?? state.episodes.contains { $0.alert != nil }
+    if alertIsUp { return "Enter/Esc/Space OK (puts the ♥ back)" }
+    return state.path.isEmpty
+      ? "↑/↓ select · Enter/Space/f favorite · →/o open" : "Enter/Space/f favorite · Esc/← back"
   }
 
   public static func action(
@@ -88,10 +93,11 @@ public enum EpisodesScreen: TerminalScreen {
   /// The episode screen on top of the navigation stack.
   static func episodeScreen(_ screen: EpisodeDetail.State, style: Style) -> [String] {
     let heart = screen.isFavorite ? style.red("♥ favorite") : "♡ not a favorite"
+    let saving = screen.isSaving ? "  " + style.yellow("⟳ saving…") : ""
     var lines = [
       style.dim("Episodes ›") + " " + style.bold(screen.title),
       "",
-      "  \(heart)",
+      "  \(heart)\(saving)",
     ]
     if let alert = screen.alert {
       lines += failureAlert(alert.title.string, style: style)
@@ -107,7 +113,7 @@ public enum EpisodesScreen: TerminalScreen {
       "┌" + String(repeating: "─", count: text.count) + "┐",
       "│" + style.red(text) + "│",
       "└" + String(repeating: "─", count: text.count) + "┘",
-      style.bold("Press Enter to dismiss."),
+      style.bold("Press Enter to dismiss: the ♥ goes back to what it was."),
     ]
   }
 }

@@ -49,7 +49,11 @@ public enum SettingsScreen: TerminalScreen {
   }
 
   public static func help(_ state: Settings.State, view: ViewState) -> String {
-    "↑/↓ select · Enter/Space change · ←/→ choose"
+    // While the confirmation is up, only its keys do anything here.
+    if case .confirmReset(let dialog) = state.destination {
+      return ScreenRenderer.confirmationHelp(confirm: dialog.buttons.first?.label)
+    }
+    return "↑/↓ select · Enter/Space change · ←/→ choose"
   }
 
   public static func action(

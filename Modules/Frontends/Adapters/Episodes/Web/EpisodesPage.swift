@@ -69,6 +69,8 @@ public enum EpisodesPage: WebFeature {
     public var id: UUID
     public var title: String
     public var isFavorite: Bool
+    /// Whether a save of the favorite is in flight.
+    public var isSaving: Bool
     /// The failure alert, while it is shown.
     public var alert: AlertView?
   }
@@ -77,12 +79,14 @@ public enum EpisodesPage: WebFeature {
     View(
       episodes: state.episodes.map {
         EpisodeView(
-          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: AlertView($0.alert))
+          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, isSaving: $0.isSaving,
+          alert: AlertView($0.alert))
       },
       episodesError: state.loadError,
       episodeScreens: state.path.map {
         EpisodeView(
-          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, alert: AlertView($0.alert))
+          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, isSaving: $0.isSaving,
+          alert: AlertView($0.alert))
       })
   }
 

@@ -12,6 +12,9 @@ function showHeart(heart, item) {
   setText(heart, item.isFavorite ? "♥" : "♡");
   heart.setAttribute("aria-pressed", String(item.isFavorite));
   heart.setAttribute("aria-label", (item.isFavorite ? "Unfavorite " : "Favorite ") + item.title);
+  // A save in flight shows beside the heart ("saving…") and to assistive technology.
+  heart.classList.toggle("saving", !!item.isSaving);
+  heart.setAttribute("aria-busy", String(!!item.isSaving));
 }
 
 // The screen on top, by id: focus follows it when it changes (into a pushed screen, back to the
@@ -37,7 +40,7 @@ export function render(state, send) {
       '<button class="act" data-do="episode.open">Open</button>' +
       '<button class="heart" data-do="episode.favorite"></button></div>' +
       '<div class="alert" role="alertdialog" hidden><span class="alert-text"></span>' +
-      '<button class="act" data-do="episode.dismissAlert">OK</button></div>';
+      '<button class="act" data-do="episode.dismissAlert">OK, put the ♥ back</button></div>';
     for (const button of card.querySelectorAll("button[data-do]")) {
       button.addEventListener("click", () => send({ type: button.dataset.do, id: episode.id }));
     }

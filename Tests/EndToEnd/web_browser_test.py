@@ -465,7 +465,9 @@ def main():
             assert c.text("#forecast-title") == "Forecast for London"
             rows = c.texts("#forecast-table tr")
             assert len(rows) == 8, len(rows)
-            assert "2026-05-24" in rows[1] and "28.1 °C" in rows[1], rows[1]
+            # Days are named as in the terminal ("Today", then the weekday), dated underneath.
+            assert rows[1].startswith("Today") and "28.1 °C" in rows[1], rows[1]
+            assert c.attribute("#forecast-table time", "datetime") == "2026-05-24"
             assert c.displayed("#forecast-estimate") is False, "a live forecast is no estimate"
 
         def settings_change_the_header():
@@ -561,7 +563,9 @@ def main():
             assert c.displayed("#forecast-estimate")
             assert c.text("#forecast-estimate") == "offline estimate"
             rows = c.texts("#forecast-table tr")
-            assert rows[1].split()[0] in {before, after}, (rows[1], before, after)
+            assert rows[1].startswith("Today"), rows[1]
+            first = c.attribute("#forecast-table time", "datetime")
+            assert first in {before, after}, (first, before, after)
             assert all("°C" in row for row in rows[1:]), rows
 
             c.click("#tab-settings")

@@ -13,7 +13,14 @@ test("every point of the chart is inside its view box", () => {
   for (const p of layout.max.concat(layout.min, layout.dates)) {
     assert(p.x >= 0 && p.x <= layout.width && p.y >= 0 && p.y <= layout.height, JSON.stringify(p));
   }
-  equal(layout.dates.map((d) => d.label), ["11-20", "11-21", "11-22", "11-23", "11-24", "11-25", "11-26"]);
+  // Named as the terminal names them: "Today", then the weekday (2026-11-21 is a Saturday).
+  equal(layout.dates.map((d) => d.label), ["Today", "Sat", "Sun", "Mon", "Tue", "Wed", "Thu"]);
+  const container = fixture();
+  const chart = document.createElement("div"), table = document.createElement("table");
+  container.append(chart, table);
+  drawForecast(chart, table, { id: 9, isEstimate: false, days: days(2, 1, 9) });
+  equal(Array.from(table.querySelectorAll("time"), (t) => [t.textContent, t.getAttribute("datetime")]),
+        [["Today", "2026-11-20"], ["Sat", "2026-11-21"]]);
 });
 
 for (const shownWidth of [300, 520, 900]) {

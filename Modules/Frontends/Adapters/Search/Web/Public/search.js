@@ -87,6 +87,13 @@ export function render(state, send) {
   drawForecast($("forecast-chart"), $("forecast-table"), search.weather);
 }
 
+// A forecast day as both front ends name it: "Today" for the first (the place's today), then the
+// weekday. Days are calendar dates ("2026-11-28"), named in UTC as the terminal names them.
+const weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+export function dayLabel(date, index) {
+  return index === 0 ? "Today" : weekdays[new Date(date + "T00:00:00Z").getUTCDay()];
+}
+
 // Where everything of the chart goes, in the coordinates of its viewBox. The margins leave room
 // for the temperature labels on the left and for half of the last date label, which is centred
 // on its point, on the right.
@@ -102,7 +109,7 @@ export function chartLayout(days, width = 720) {
     gridLines: [low, (low + high) / 2, high].map((t) => ({ y: y(t), x1: left, x2: width - right, label: t.toFixed(0), labelX: left - 6 })),
     max: days.map((d, i) => ({ x: x(i), y: y(d.max) })),
     min: days.map((d, i) => ({ x: x(i), y: y(d.min) })),
-    dates: days.map((d, i) => ({ x: x(i), y: height - 8, label: d.date.slice(5) })),
+    dates: days.map((d, i) => ({ x: x(i), y: height - 8, label: dayLabel(d.date, i) })),
     // The unit over the temperature labels, and the legend of the two lines on the right.
     unit: { x: left - 6, y: top - 14, label: days[0].unit },
     legend: [
@@ -155,7 +162,7 @@ export function drawForecast(chart, table, weather) {
     add("text", { x: date.x, y: date.y, "text-anchor": "middle", class: "date", ...muted }, date.label);
   }
   chart.replaceChildren(svg);
-  const rows = ["<tr><th>Day</th><th>Min</th><th>Max</th></tr>"].concat(days.map((d) =>
-    "<tr><td>" + escapeHTML(d.date) + "</td><td>" + d.min.toFixed(1) + " " + escapeHTML(d.unit) + "</td><td>" + d.max.toFixed(1) + " " + escapeHTML(d.unit) + "</td></tr>"));
+  const rows = ["<tr><th>Day</th><th>Min</th><th>Max</th></tr>"].concat(days.map((d, i) =>
+    '<tr><td><time datetime="' + escapeHTML(d.date) + '">' + escapeHTML(dayLabel(d.date, i)) + "</time></td><td>" + d.min.toFixed(1) + " " + escapeHTML(d.unit) + "</td><td>" + d.max.toFixed(1) + " " + escapeHTML(d.unit) + "</td></tr>"));
   table.innerHTML = rows.join("");
 }

@@ -6,6 +6,7 @@ import "./navigation.test.js";
 import "./devtools.test.js";
 import "./settings.test.js";
 import "./episodes.test.js";
+import "./keyboard.test.js";
 
 window.addEventListener("error", (event) => {
   window.__results = { passed: 0, failed: 1, lines: ["FAIL loading the tests: " + event.message] };

@@ -38,11 +38,43 @@ export function alertText(alert) {
   return alert ? [alert.title, alert.message].filter(Boolean).join(" ") : "";
 }
 
-// A confirmation dialog (#<name>-confirmation), shown while the state has one.
+// What had focus when each confirmation opened, to give it back when it closes.
+const openers = new Map();
+
+// A confirmation dialog (#<name>-confirmation), shown while the state has one. It follows the
+// WAI-ARIA alert dialog pattern: named by its title and described by its message; opening moves
+// focus to Cancel (the least destructive answer); Esc cancels; closing gives focus back to what
+// had it — or, when that is gone (the removed counter's button), to the first button of the
+// dialog's section — never to the page's body.
 export function renderConfirmation(name, confirmation) {
-  setShown($(name + "-confirmation"), !!confirmation);
+  const dialog = $(name + "-confirmation");
+  const wasShown = !dialog.hidden;
+  if (!dialog.dataset.bound) {
+    dialog.dataset.bound = "true";
+    dialog.setAttribute("aria-labelledby", name + "-title");
+    dialog.setAttribute("aria-describedby", name + "-message");
+    dialog.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") { event.preventDefault(); $(name + "-cancel").click(); }
+    });
+  }
+  setShown(dialog, !!confirmation);
   setText($(name + "-title"), confirmation ? confirmation.title : "");
   setText($(name + "-message"), confirmation && confirmation.message ? confirmation.message : "");
   setText($(name + "-confirm"), confirmation ? confirmation.confirm : "");
   $(name + "-confirm").classList.toggle("destructive", !!(confirmation && confirmation.isDestructive));
+  if (confirmation && !wasShown) {
+    openers.set(name, document.activeElement);
+    $(name + "-cancel").focus();
+  } else if (!confirmation && wasShown) {
+    const opener = openers.get(name);
+    openers.delete(name);
+    const focusWasInside = document.activeElement === document.body || dialog.contains(document.activeElement);
+    if (!focusWasInside) return;
+    if (opener && opener.isConnected && opener.offsetParent !== null) opener.focus();
+    else {
+      const section = dialog.closest("section") || document.body;
+      const first = Array.from(section.querySelectorAll("button")).find((b) => b.offsetParent !== null);
+      if (first) first.focus();
+    }
+  }
 }

@@ -6,6 +6,21 @@ export function bind(send) {
   $("screen-close").addEventListener("click", () => send({ type: "screen.close" }));
   $("screen-heart").addEventListener("click", () => send({ type: "screen.favorite" }));
   $("screen-alert-ok").addEventListener("click", () => send({ type: "screen.dismissAlert" }));
+  // Esc on the episode screen dismisses its alert if one is up, else closes the screen, as the
+  // screen's ‹ button does (and as Esc does in the terminal).
+  $("episode-screen").addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    if (!$("screen-alert").hidden) $("screen-alert-ok").click();
+    else $("screen-close").click();
+  });
+  // Esc on a row's alert dismisses it.
+  $("episode-list").addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    const card = event.target.closest(".episode");
+    const ok = card && card.querySelector('[data-do="episode.dismissAlert"]');
+    if (ok && !card.querySelector(".alert").hidden) { event.preventDefault(); ok.click(); }
+  });
 }
 
 function showHeart(heart, item) {

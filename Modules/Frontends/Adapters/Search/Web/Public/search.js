@@ -59,6 +59,10 @@ export function render(state, send) {
   const key = JSON.stringify([search.results, search.weather && search.weather.id]);
   if (key !== renderedResults) {
     renderedResults = key;
+    // The result that has focus keeps it when the list is drawn again (Enter on a result marks
+    // it chosen, which redraws the list).
+    const focused = $("search-results").contains(document.activeElement)
+      ? document.activeElement.dataset.id : null;
     $("search-results").replaceChildren(...search.results.map((place) => {
       const item = document.createElement("li");
       const button = document.createElement("button");
@@ -70,6 +74,10 @@ export function render(state, send) {
       item.appendChild(button);
       return item;
     }));
+    if (focused != null) {
+      const again = $("search-results").querySelector('button[data-id="' + focused + '"]');
+      if (again) again.focus(); else $("search-query").focus();
+    }
   }
   const forecast = $("forecast");
   const loadingID = search.forecastRequestInFlightID;

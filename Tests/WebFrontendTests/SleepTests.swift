@@ -20,6 +20,12 @@ struct SleepTests {
       try await client.send(.incrementCounter(id: firstCounter), to: created.id)
       try await client.send(.changeSetting(.displayName("Ada")), to: created.id)
       try await client.send(.toggleFavorite(episodeID: firstEpisode), to: created.id)
+      // What the visitor sees once the favorite's save is done (while it is in flight the page
+      // shows it saving; a session is never put to sleep with it in flight).
+      try await waitUntil {
+        let shown = try? await client.state(of: created.id)
+        return shown?.state.episodesPart.episodes.allSatisfy { !$0.isSaving } ?? false
+      }
       let before = try await client.state(of: created.id)
 
       // Once the settings' save (an effect) is done.

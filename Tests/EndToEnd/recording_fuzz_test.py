@@ -83,19 +83,26 @@ def steps_in(path):
 
 
 def replay(path):
-    """`app-cli replay`: (exit status, its first line)."""
+    """`app-cli replay`: (exit status, everything it printed)."""
     result = subprocess.run([str(CLI), "replay", str(path)], capture_output=True, text=True,
                             timeout=300)
-    lines = (result.stdout + result.stderr).strip().splitlines()
-    return result.returncode, lines[0] if lines else ""
+    return result.returncode, (result.stdout + result.stderr).strip()
 
 
 def check_replays(name, seed, path, count):
     verdicts = [replay(path) for _ in range(count)]
     exact = sum(code == 0 for code, _ in verdicts)
-    wrong = "; ".join(f"{code}: {text[:100]}" for code, text in verdicts if code != 0)
+    wrong = "; ".join(f"{code}: {text.splitlines()[0][:100] if text else ''}"
+                      for code, text in verdicts if code != 0)
     print(f"  {name} seed {seed}: {steps_in(path)} steps, {exact}/{count} replays exact"
           + (f" — {wrong}" if wrong else ""), flush=True)
+    # What a failed replay said in full, kept beside the record and shown: the divergence's
+    # message is what a root cause is found from.
+    for attempt, (code, text) in enumerate(verdicts, 1):
+        if code != 0:
+            report = path.with_suffix(f".replay-{attempt}.txt")
+            report.write_text(text + "\n")
+            print("    " + "\n    ".join(text.splitlines()[:40]), flush=True)
     if exact != count:
         failures.append(f"{name} seed {seed}: {wrong}")
     return exact == count

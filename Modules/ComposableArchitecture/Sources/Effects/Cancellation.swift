@@ -54,6 +54,21 @@ extension Task where Success == Never, Failure == Never {
   }
 }
 
+extension Task where Success == Never, Failure == Never {
+  /// ``cancel(id:)`` that says whether an effect was registered under `id` to be cancelled.
+  static func _cancelReportingAny(id: some Hashable & Sendable) -> Bool {
+    guard let context = EffectContext.current else {
+      let id = EffectID(id, path: [])
+      var any = false
+      for registry in CancellationRegistry.live.registries() where registry.cancel(id) {
+        any = true
+      }
+      return any
+    }
+    return context.registry.cancel(EffectID(id, path: context.path))
+  }
+}
+
 /// Runs an operation registered under a cancellation identifier, from inside an effect.
 ///
 /// With `cancelInFlight: true` a previous operation with the same identifier is cancelled first.
@@ -484,14 +499,17 @@ final class CancellationRegistry: Sendable {
 
   /// Cancels the effects registered under `id` at its path or below it.
   @usableFromInline
-  func cancel(_ id: EffectID) {
+  /// Cancels the effects registered under `id`; returns whether there was any.
+  @discardableResult
+  func cancel(_ id: EffectID) -> Bool {
     // Nothing registered under any identifier (the usual case for `cancelInFlight`): no lookup.
     let handles = state.withLock { $0.byID.isEmpty ? nil : $0.byID.removeValue(forKey: id) }
     switch handles {
-    case .none: return
+    case .none: return false
     case .one(let handle): handle.cancel()
     case .many(let handles): for handle in handles { handle.cancel() }
     }
+    return true
   }
 
   /// How many effects are running.

@@ -20,27 +20,35 @@ public struct DismissEffect: Sendable {
   /// presented feature does: the effect stays in flight until the parent has handled the
   /// dismissal, so a test store waiting for effects also waits for the dismissal to arrive.
   let waitsForRemoval: Bool
+  /// A presented feature's dismissal: whether it reached the presentation's lifetime effect
+  /// (which then sends the parent its dismissal). It may not have yet: that effect registers
+  /// what ends it when its task first runs, and a feature can ask to be dismissed before — a
+  /// close sent right after the push, on a busy machine or in a replay.
+  let reachesPresentation: (@MainActor @Sendable () -> Bool)?
 
   /// A dismiss effect that runs `dismiss`: what a test passes to observe a dismissal.
   public init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
     self.dismiss = dismiss
     self.waitsForRemoval = false
+    self.reachesPresentation = nil
   }
 
-  private init(dismiss: @escaping @MainActor @Sendable () -> Void, waitsForRemoval: Bool) {
-    self.dismiss = dismiss
-    self.waitsForRemoval = waitsForRemoval
+  private init(reaching dismiss: @escaping @MainActor @Sendable () -> Bool) {
+    self.dismiss = { _ = dismiss() }
+    self.waitsForRemoval = true
+    self.reachesPresentation = dismiss
   }
 
   /// The dismiss effect of a presented feature.
-  static func presented(_ dismiss: @escaping @MainActor @Sendable () -> Void) -> Self {
-    Self(dismiss: dismiss, waitsForRemoval: true)
+  static func presented(_ dismiss: @escaping @MainActor @Sendable () -> Bool) -> Self {
+    Self(reaching: dismiss)
   }
 
   /// The dismiss effect of a feature that is not presented.
   init() {
     self.dismiss = nil
     self.waitsForRemoval = false
+    self.reachesPresentation = nil
   }
 
   /// Dismisses the feature.
@@ -65,7 +73,21 @@ public struct DismissEffect: Sendable {
         fileID: fileID, filePath: filePath, line: line, column: column)
       return
     }
-    dismiss()
+    if let reachesPresentation {
+      // Asked again until the presentation's lifetime effect is there to end (or the feature
+      // is gone, which cancels this effect): never lost to the order in which tasks start.
+      var attempts = 0
+      while !reachesPresentation(), !Task.isCancelled {
+        attempts += 1
+        if attempts < 100 {
+          await Task.yield()
+        } else {
+          try? await Task.sleep(for: .milliseconds(Swift.min(attempts - 99, 100)))
+        }
+      }
+    } else {
+      dismiss()
+    }
     guard waitsForRemoval else { return }
     while !Task.isCancelled {
       try? await Task.sleep(for: .seconds(3600))
@@ -121,7 +143,7 @@ extension DependencyValues {
   @usableFromInline
   mutating func present() {
     self[DismissKey.self] = DismissEffect.presented({
-      Task.cancel(id: _PresentationDismissID())
+      Task._cancelReportingAny(id: _PresentationDismissID())
     })
   }
 }

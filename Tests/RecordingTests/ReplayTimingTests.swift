@@ -386,4 +386,44 @@ struct TickAndDebounce {
     #expect(cases == ["start", "tick", "queryChanged", "debounced", "tick"])
     #expect(record.steps.map(\.time) == [0, 1, 1, 1.3, 2])
   }
+
+  /// Two timers started half a second apart in real time, at the same time on the session's
+  /// clock, are due at the same time: when the first ends, the second ends too before anything
+  /// else is reduced — a test clock advanced to that time fires both — not half a second later,
+  /// after the user's next action.
+  @Test func sleepsDueAtTheSameTimeEndTogether() async throws {
+    let clock = TestClock()
+    let store = Store(initialState: TickAndDebounce.State()) {
+      TickAndDebounce()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let recording = store.startRecording(dependencies: TickAndDebounce.recorded.recordClients)
+    func steps(_ count: Int) async throws {
+      let deadline = ContinuousClock.now + .seconds(10)
+      while recording.steps.count < count, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(2))
+      }
+    }
+    let first = store.send(.start)
+    try await Task.sleep(for: .milliseconds(50))
+    await clock.advance(by: .milliseconds(500))
+    let second = store.send(.start)
+    try await Task.sleep(for: .milliseconds(50))
+    await clock.advance(by: .milliseconds(500))
+    try await steps(4)
+    store.send(.queryChanged("x"))
+    try await steps(5)
+    first.cancel()
+    second.cancel()
+    store.stopRecording()
+
+    let record = TickAndDebounce.recorded.record(recording)
+    let cases = record.steps.prefix(5).map { step -> String in
+      guard case .enumeration(let name, _) = step.action else { return "\(step.action)" }
+      return name
+    }
+    #expect(cases == ["start", "start", "tick", "tick", "queryChanged"])
+    #expect(record.steps.prefix(5).map(\.time) == [0, 0, 1, 1, 1])
+  }
 }

@@ -239,10 +239,17 @@ struct _RecordingClock: Clock {
     do {
       let wait = tape.now.duration(to: deadline.offset)
       if wait > .zero {
-        try await base().sleep(for: wait)
-      } else {
-        try Task.checkCancellation()
+        // The real wait, cut short when another sleep moves the session's time to this one's
+        // deadline: sleeps due at the same time end together, as on a test clock.
+        let base = self.base
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          group.addTask { try await base().sleep(for: wait) }
+          group.addTask { await sleeps.released(sleep) }
+          _ = try await group.next()
+          group.cancelAll()
+        }
       }
+      try Task.checkCancellation()
       // Ends when every sleep with an earlier deadline has, and what the last one woke has
       // been reduced: the order a test clock ends them in.
       while !sleeps.end(sleep, tape: tape) {
@@ -283,6 +290,9 @@ final class _SessionSleeps: Sendable {
     var running: [Sleep] = []
     /// The effect the last ended sleep woke, until it has done what it does next.
     var settling: (effect: EffectHandle, number: Int, since: ContinuousClock.Instant)?
+    /// Sleeps whose real wait is cut short: the session's time reached their deadline.
+    var released: Set<Int> = []
+    var wakers: [Int: CheckedContinuation<Void, Never>] = [:]
   }
 
   /// How often a sleep whose real wait is over looks whether its turn has come.
@@ -320,19 +330,50 @@ final class _SessionSleeps: Sendable {
       }
       guard isFirst else { return false }
       state.running.removeAll { $0.number == sleep.number }
+      state.released.remove(sleep.number)
       tape.advance(to: .nanoseconds(sleep.deadline))
       if let effect = sleep.effect {
         state.settling = (effect, sleep.number, ContinuousClock.now)
+      }
+      // Every other sleep due by now stops waiting in real time: it ends next, in its turn.
+      let now = tape.now.nanoseconds
+      for due in state.running where due.deadline <= now {
+        state.released.insert(due.number)
+        state.wakers.removeValue(forKey: due.number)?.resume()
       }
       return true
     }
   }
 
-  func cancelled(_ sleep: Sleep) {
-    state.withLock { state in
-      state.running.removeAll { $0.number == sleep.number }
-      if state.settling?.number == sleep.number { state.settling = nil }
+  /// Returns once the session's time has reached `sleep`'s deadline (another sleep moved it
+  /// there), or the waiting task is cancelled.
+  func released(_ sleep: Sleep) async {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let now = state.withLock { state -> Bool in
+          guard !state.released.contains(sleep.number) else { return true }
+          state.wakers[sleep.number] = continuation
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      let waker = state.withLock { state in
+        state.released.insert(sleep.number)
+        return state.wakers.removeValue(forKey: sleep.number)
+      }
+      waker?.resume()
     }
+  }
+
+  func cancelled(_ sleep: Sleep) {
+    let waker = state.withLock { state in
+      state.running.removeAll { $0.number == sleep.number }
+      state.released.remove(sleep.number)
+      if state.settling?.number == sleep.number { state.settling = nil }
+      return state.wakers.removeValue(forKey: sleep.number)
+    }
+    waker?.resume()
   }
 
   /// Notes that `effect` did something the recording sees: it no longer holds sleeps back.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import WeatherClient
-import WeatherClientOffline
+
+@testable import WeatherClientOffline
 
 struct SearchTests {
   @Test func seoFindsSeoulFirst() throws {
@@ -64,6 +65,21 @@ struct SearchTests {
     // 11 (169,176) > 10 (114,394) > 14 (33,000) > 12 (29,000) > 15 (28,000, via "Springtown").
     #expect(gazetteer.search("spring").map(\.id) == [11, 10, 14, 12, 15])
     #expect(gazetteer.search("springf").map(\.id) == [11, 10])
+  }
+
+  /// A place whose own name matches comes before one matched by an alternate name (some
+  /// language's spelling), and a whole name before a longer one; population orders the rest.
+  @Test func ownNamesAndWholeNamesComeFirst() throws {
+    let gazetteer = try bundled()
+    for query in ["x", "new york", "sao paulo", "lon", "sp", "paris", "san"] {
+      let key = SearchKey.fold(query)
+      let ownName = gazetteer.search(query).map { SearchKey.fold($0.name).starts(with: key) }
+      // No place matched by another name before one matched by its own.
+      #expect(ownName == ownName.sorted { $0 && !$1 }, "\(query): \(ownName)")
+    }
+    #expect(try firstPlace("x").name.hasPrefix("X"))
+    #expect(try firstPlace("new york").name == "New York City")
+    #expect(try firstPlace("paris").name == "Paris")
   }
 
   @Test func bundledResultsComeInPopulationOrder() throws {

@@ -101,20 +101,24 @@ struct GazetteerParser {
       Row(
         id: id, name: name, latitude: latitude, longitude: longitude, population: population,
         country: country, admin1: admin1, timeZone: timeZone))
-    addKey(of: fields[1], place: row)
+    addKey(of: fields[1], place: row, isMainName: true)
     if !fields[9].isEmpty {
       for alternate in fields[9].split(separator: UInt8(ascii: "|")) {
-        addKey(of: alternate, place: row)
+        addKey(of: alternate, place: row, isMainName: false)
       }
     }
   }
 
-  private mutating func addKey(of name: Slice<UnsafeBufferPointer<UInt8>>, place: UInt32) {
+  private mutating func addKey(
+    of name: Slice<UnsafeBufferPointer<UInt8>>, place: UInt32, isMainName: Bool
+  ) {
     let key = SearchKey.fold(utf8: name)
     guard !key.isEmpty, key.count <= Int(UInt16.max), keys.count <= Int(UInt32.max) - key.count
     else { return }
     entries.append(
-      NameIndex.Entry(keyStart: UInt32(keys.count), keyLength: UInt16(key.count), place: place))
+      NameIndex.Entry(
+        keyStart: UInt32(keys.count), keyLength: UInt16(key.count), isMainName: isMainName,
+        place: place))
     keys.append(contentsOf: key)
   }
 

@@ -10,6 +10,8 @@ struct NameIndex: Sendable {
   struct Entry: Sendable {
     var keyStart: UInt32
     var keyLength: UInt16
+    /// Whether the key is the place's own name (not one of its alternate names).
+    var isMainName: Bool
     /// The place's position in the gazetteer, which is also its rank by population.
     var place: UInt32
   }
@@ -34,6 +36,8 @@ struct NameIndex: Sendable {
         if kept > 0, entries[kept - 1].place == entries[index].place,
           Self.compare(buffer, entries[kept - 1], entries[index]) == 0
         {
+          // The same key as the place's own name and as an alternate: it is its own name.
+          entries[kept - 1].isMainName = entries[kept - 1].isMainName || entries[index].isMainName
           continue
         }
         entries[kept] = entries[index]
@@ -57,17 +61,18 @@ struct NameIndex: Sendable {
         let end = partitionPoint { entry in
           Self.compare(buffer, entry, query) < 0 || Self.hasPrefix(buffer, entry, query)
         }
-        var best: [Int] = []
-        best.reserveCapacity(limit + 1)
+        // Ranked by how the name matched, then by population: a place's own name before one
+        // of its alternate names, a whole name before a longer one ("x" finds Xi'an before
+        // Shanghai, which some language spells with an x).
+        var tiers: [Int: Int] = [:]
         for entry in entries[start..<end] {
+          let exact = Int(entry.keyLength) == query.count
+          let tier = (entry.isMainName ? 0 : 2) + (exact ? 0 : 1)
           let place = Int(entry.place)
-          if best.count == limit, let worst = best.last, place >= worst { continue }
-          let position = best.firstIndex { $0 >= place } ?? best.endIndex
-          if position < best.endIndex, best[position] == place { continue }
-          best.insert(place, at: position)
-          if best.count > limit { best.removeLast() }
+          if let known = tiers[place], known <= tier { continue }
+          tiers[place] = tier
         }
-        return best
+        return tiers.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit).map(\.key)
       }
     }
   }

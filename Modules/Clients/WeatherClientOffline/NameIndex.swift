@@ -64,15 +64,24 @@ struct NameIndex: Sendable {
         // Ranked by how the name matched, then by population: a place's own name before one
         // of its alternate names, a whole name before a longer one ("x" finds Xi'an before
         // Shanghai, which some language spells with an x).
-        var tiers: [Int: Int] = [:]
+        // The `limit` best (tier, place) pairs so far, best first, each place once with its
+        // best tier: most entries are turned away by one comparison with the worst kept.
+        var best: [(tier: Int, place: Int)] = []
+        best.reserveCapacity(limit + 1)
         for entry in entries[start..<end] {
           let exact = Int(entry.keyLength) == query.count
           let tier = (entry.isMainName ? 0 : 2) + (exact ? 0 : 1)
-          let place = Int(entry.place)
-          if let known = tiers[place], known <= tier { continue }
-          tiers[place] = tier
+          let candidate = (tier: tier, place: Int(entry.place))
+          if best.count == limit, let worst = best.last, !(candidate < worst) { continue }
+          if let known = best.firstIndex(where: { $0.place == candidate.place }) {
+            guard candidate.tier < best[known].tier else { continue }
+            best.remove(at: known)
+          }
+          let position = best.firstIndex { candidate < $0 } ?? best.endIndex
+          best.insert(candidate, at: position)
+          if best.count > limit { best.removeLast() }
         }
-        return tiers.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit).map(\.key)
+        return best.map(\.place)
       }
     }
   }

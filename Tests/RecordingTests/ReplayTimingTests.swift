@@ -343,25 +343,48 @@ struct TickAndDebounce {
 
 @MainActor
 @Suite struct SleepOrderTests {
-  /// The session's clock moves only when a sleep ends, while sleeps wait in real time: a query
-  /// typed late in a timer's second starts a 0.3 s wait whose deadline (1.3 s) comes before the
-  /// next tick's (2 s), though in real time it ends after it. A test written from the record
-  /// advances a test clock, which ends sleeps in the order of their deadlines; so must the
-  /// session, or the record shows the tick first and its test receives them the other way round.
-  @Test func sleepsEndInTheOrderOfTheirDeadlinesOnTheSessionsClock() async throws {
+  /// A store of `TickAndDebounce` on a test clock, recording.
+  func recordedTickAndDebounce() -> (
+    TestClock<Duration>, StoreOf<TickAndDebounce>,
+    SessionRecording<TickAndDebounce.State, TickAndDebounce.Action>
+  ) {
     let clock = TestClock()
     let store = Store(initialState: TickAndDebounce.State()) {
       TickAndDebounce()
     } withDependencies: {
       $0.continuousClock = clock
     }
-    let recording = store.startRecording(dependencies: TickAndDebounce.recorded.recordClients)
-    func steps(_ count: Int) async throws {
-      let deadline = ContinuousClock.now + .seconds(10)
-      while recording.steps.count < count, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(2))
-      }
+    return (
+      clock, store, store.startRecording(dependencies: TickAndDebounce.recorded.recordClients)
+    )
+  }
+
+  /// Waits until `recording` has `count` steps (at most 10 s).
+  func arrived(
+    _ count: Int, in recording: SessionRecording<TickAndDebounce.State, TickAndDebounce.Action>
+  ) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while recording.steps.count < count, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(2))
     }
+  }
+
+  /// The names of the first `count` recorded actions' cases.
+  func cases(_ record: SessionRecord, first count: Int) -> [String] {
+    record.steps.prefix(count).map { step in
+      guard case .enumeration(let name, _) = step.action else { return "\(step.action)" }
+      return name
+    }
+  }
+
+  /// The session's clock moves only when a sleep ends, while sleeps wait in real time: a query
+  /// typed late in a timer's second starts a 0.3 s wait whose deadline (1.3 s) comes before the
+  /// next tick's (2 s), though in real time it ends after it. A test written from the record
+  /// advances a test clock, which ends sleeps in the order of their deadlines; so must the
+  /// session, or the record shows the tick first and its test receives them the other way round.
+  @Test func sleepsEndInTheOrderOfTheirDeadlinesOnTheSessionsClock() async throws {
+    let (clock, store, recording) = recordedTickAndDebounce()
+    func steps(_ count: Int) async throws { try await arrived(count, in: recording) }
     let timer = store.send(.start)
     try await Task.sleep(for: .milliseconds(50))
     await clock.advance(by: .seconds(1))
@@ -379,11 +402,9 @@ struct TickAndDebounce {
     store.stopRecording()
 
     let record = TickAndDebounce.recorded.record(recording)
-    let cases = record.steps.map { step -> String in
-      guard case .enumeration(let name, _) = step.action else { return "\(step.action)" }
-      return name
-    }
-    #expect(cases == ["start", "tick", "queryChanged", "debounced", "tick"])
+    #expect(
+      cases(record, first: record.steps.count)
+        == ["start", "tick", "queryChanged", "debounced", "tick"])
     #expect(record.steps.map(\.time) == [0, 1, 1, 1.3, 2])
   }
 
@@ -392,19 +413,8 @@ struct TickAndDebounce {
   /// else is reduced — a test clock advanced to that time fires both — not half a second later,
   /// after the user's next action.
   @Test func sleepsDueAtTheSameTimeEndTogether() async throws {
-    let clock = TestClock()
-    let store = Store(initialState: TickAndDebounce.State()) {
-      TickAndDebounce()
-    } withDependencies: {
-      $0.continuousClock = clock
-    }
-    let recording = store.startRecording(dependencies: TickAndDebounce.recorded.recordClients)
-    func steps(_ count: Int) async throws {
-      let deadline = ContinuousClock.now + .seconds(10)
-      while recording.steps.count < count, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(2))
-      }
-    }
+    let (clock, store, recording) = recordedTickAndDebounce()
+    func steps(_ count: Int) async throws { try await arrived(count, in: recording) }
     let first = store.send(.start)
     try await Task.sleep(for: .milliseconds(50))
     await clock.advance(by: .milliseconds(500))
@@ -419,11 +429,7 @@ struct TickAndDebounce {
     store.stopRecording()
 
     let record = TickAndDebounce.recorded.record(recording)
-    let cases = record.steps.prefix(5).map { step -> String in
-      guard case .enumeration(let name, _) = step.action else { return "\(step.action)" }
-      return name
-    }
-    #expect(cases == ["start", "start", "tick", "tick", "queryChanged"])
+    #expect(cases(record, first: 5) == ["start", "start", "tick", "tick", "queryChanged"])
     #expect(record.steps.prefix(5).map(\.time) == [0, 0, 1, 1, 1])
   }
 }

@@ -119,18 +119,7 @@ public enum ScreenFit {
 
   /// How many cells `line` takes in a terminal.
   static func width(of line: String) -> Int {
-    var total = 0
-    var inEscape = false
-    for scalar in line.unicodeScalars {
-      if inEscape {
-        if scalar != "[", (0x40...0x7E).contains(scalar.value) { inEscape = false }
-      } else if scalar == "\u{1B}" {
-        inEscape = true
-      } else {
-        total += cellWidth(scalar)
-      }
-    }
-    return total
+    plain(line).unicodeScalars.reduce(0) { $0 + cellWidth($1) }
   }
 
   /// Two cells for East Asian wide and full-width characters and for emoji, none for combining

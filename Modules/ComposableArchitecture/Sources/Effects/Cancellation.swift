@@ -43,19 +43,11 @@ extension Task where Success == Never, Failure == Never {
   /// effect there is no store to resolve against, and the effects registered under `id` at the
   /// root of every live store are cancelled.
   public static func cancel(id: some Hashable & Sendable) {
-    guard let context = EffectContext.current else {
-      let id = EffectID(id, path: [])
-      for registry in CancellationRegistry.live.registries() {
-        registry.cancel(id)
-      }
-      return
-    }
-    context.registry.cancel(EffectID(id, path: context.path))
+    _cancelReportingAny(id: id)
   }
-}
 
-extension Task where Success == Never, Failure == Never {
   /// ``cancel(id:)`` that says whether an effect was registered under `id` to be cancelled.
+  @discardableResult
   static func _cancelReportingAny(id: some Hashable & Sendable) -> Bool {
     guard let context = EffectContext.current else {
       let id = EffectID(id, path: [])

@@ -121,7 +121,7 @@ struct AppFeatureTests {
     #expect(store.state.settings.temperatureUnit == .fahrenheit)
     #expect(store.state.header == "Hello, Ada!")
     #expect(store.state.search.temperatureUnit == .fahrenheit, "the rule spanning features ran")
-    #expect(store.state.episodes.episodes.filter(\.isFavorite).map(\.id) == [UUID(3)])
+    #expect(store.state.episodes.episodes.filter(\.favoriting.isFavorite).map(\.id) == [UUID(3)])
     #expect(!store.state.settings.isLoading)
   }
 
@@ -184,11 +184,12 @@ struct AppFeatureTests {
       $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
     }
     await store.send(\.episodes.episodes[id: UUID(1)].favorite.buttonTapped) {
-      $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
-      $0.episodes.episodes[id: UUID(1)]?.isSaving = true
+      $0.episodes.episodes[id: UUID(1)]?.favorite.isFavorite = true
+      $0.episodes.episodes[id: UUID(1)]?.favorite.saving = true
     }
     await store.receive(\.episodes.episodes[id: UUID(1)].favorite.response.success) {
-      $0.episodes.episodes[id: UUID(1)]?.isSaving = false
+      $0.episodes.episodes[id: UUID(1)]?.favorite.saving = nil
+      $0.episodes.episodes[id: UUID(1)]?.favorite.saved = true
     }
   }
 

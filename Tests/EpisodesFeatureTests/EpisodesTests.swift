@@ -7,16 +7,19 @@ import Testing
 
 @MainActor
 struct EpisodesTests {
+  static let failed = AlertState<FavoritingAction.Alert> { TextState("Favoriting failed.") }
+
   @Test func theTaskMarksTheSavedFavorites() async {
     let store = TestStore(initialState: Episodes.State()) {
       Episodes()
     } withDependencies: {
       $0.favoriteClient = .inMemory([UUID(1), UUID(4), UUID(99)])  // 99: no such row
     }
-    await store.send(.task)
+    await store.send(.task) { $0.chosenWhileLoading = [] }
     await store.receive(\.favoritesResponse.success) {
-      $0.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
-      $0.episodes[id: UUID(4)]?.$isFavorite.withLock { $0 = true }
+      $0.chosenWhileLoading = nil
+      $0.episodes[id: UUID(1)]?.favorite = FavoritingState(id: UUID(1), isFavorite: true)
+      $0.episodes[id: UUID(4)]?.favorite = FavoritingState(id: UUID(4), isFavorite: true)
     }
   }
 
@@ -27,21 +30,26 @@ struct EpisodesTests {
       $0.favoriteClient.favorites = { throw FavoriteError() }
       $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
     }
-    await store.send(.task)
+    await store.send(.task) { $0.chosenWhileLoading = [] }
     await store.receive(\.favoritesResponse.failure) {
+      $0.chosenWhileLoading = nil
       $0.loadError = "Favorites could not be loaded (Favoriting failed.)."
     }
     // Favoriting still works, and a later load that succeeds clears the error.
     await store.send(\.episodes[id: UUID(0)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(0)]?.$isFavorite.withLock { $0 = true }
-      $0.episodes[id: UUID(0)]?.isSaving = true
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(0)]?.favorite.saving = true
     }
     await store.receive(\.episodes[id: UUID(0)].favorite.response.success) {
-      $0.episodes[id: UUID(0)]?.isSaving = false
+      $0.episodes[id: UUID(0)]?.favorite.saving = nil
+      $0.episodes[id: UUID(0)]?.favorite.saved = true
     }
     store.dependencies.favoriteClient.favorites = { [UUID(0)] }
-    await store.send(.task)
-    await store.receive(\.favoritesResponse.success) { $0.loadError = nil }
+    await store.send(.task) { $0.chosenWhileLoading = [] }
+    await store.receive(\.favoritesResponse.success) {
+      $0.chosenWhileLoading = nil
+      $0.loadError = nil
+    }
   }
 
   @Test func favoritingOneRowOfSeveral() async {
@@ -51,13 +59,17 @@ struct EpisodesTests {
       $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
     }
     await store.send(\.episodes[id: UUID(2)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(2)]?.$isFavorite.withLock { $0 = true }
-      $0.episodes[id: UUID(2)]?.isSaving = true
+      $0.episodes[id: UUID(2)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(2)]?.favorite.saving = true
     }
     await store.receive(\.episodes[id: UUID(2)].favorite.response.success) {
-      $0.episodes[id: UUID(2)]?.isSaving = false
+      $0.episodes[id: UUID(2)]?.favorite.saving = nil
+      $0.episodes[id: UUID(2)]?.favorite.saved = true
     }
-    #expect(store.state.episodes.filter(\.isFavorite).map(\.title) == ["Algebraic Data Types"])
+    #expect(
+      store.state.episodes.filter(\.favoriting.isFavorite).map(\.title) == [
+        "Algebraic Data Types"
+      ])
   }
 
   @Test func failureOnOneRowShowsItsAlertAndRollsBackOnDismiss() async {
@@ -70,28 +82,31 @@ struct EpisodesTests {
       }
     }
     await store.send(\.episodes[id: UUID(0)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(0)]?.$isFavorite.withLock { $0 = true }
-      $0.episodes[id: UUID(0)]?.isSaving = true
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(0)]?.favorite.saving = true
     }
     await store.receive(\.episodes[id: UUID(0)].favorite.response.success) {
-      $0.episodes[id: UUID(0)]?.isSaving = false
+      $0.episodes[id: UUID(0)]?.favorite.saving = nil
+      $0.episodes[id: UUID(0)]?.favorite.saved = true
     }
     await store.send(\.episodes[id: UUID(4)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(4)]?.$isFavorite.withLock { $0 = true }
-      $0.episodes[id: UUID(4)]?.isSaving = true
+      $0.episodes[id: UUID(4)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(4)]?.favorite.saving = true
     }
     await store.receive(\.episodes[id: UUID(4)].favorite.response.failure) {
-      $0.episodes[id: UUID(4)]?.isSaving = false
-      $0.episodes[id: UUID(4)]?.alert = AlertState { TextState("Favoriting failed.") }
+      $0.episodes[id: UUID(4)]?.favorite.saving = nil
+      $0.episodes[id: UUID(4)]?.favorite.alert = Self.failed
     }
     await store.send(\.episodes[id: UUID(4)].favorite.alert.dismiss) {
-      $0.episodes[id: UUID(4)]?.alert = nil
-      $0.episodes[id: UUID(4)]?.$isFavorite.withLock { $0 = false }
+      $0.episodes[id: UUID(4)]?.favorite.alert = nil
+      $0.episodes[id: UUID(4)]?.favorite.isFavorite = false
     }
-    #expect(store.state.episodes[id: UUID(0)]?.isFavorite == true)
+    #expect(store.state.episodes[id: UUID(0)]?.favoriting.isFavorite == true)
   }
 
-  @Test func tappingAnEpisodePushesItsScreenSharingTheRowsFavorite() async {
+  /// The screen's button is its row's: a tap there is answered by the row's reducer, whose save
+  /// answers on the row, and both show one state.
+  @Test func tappingAnEpisodePushesItsScreenSharingTheRowsButton() async {
     let store = TestStore(initialState: Episodes.State()) {
       Episodes()
     } withDependencies: {
@@ -100,23 +115,24 @@ struct EpisodesTests {
     await store.send(.episodeTapped(UUID(1))) {
       $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(1)]!)
     }
-    // The favorite button of the screen changes the row too: one shared value.
     await store.send(\.path[id: 0].favorite.buttonTapped) {
-      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
-      $0.path[id: 0]?.isSaving = true
+      $0.episodes[id: UUID(1)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(1)]?.favorite.saving = true
     }
-    #expect(store.state.episodes[id: UUID(1)]?.isFavorite == true)
-    await store.receive(\.path[id: 0].favorite.response.success) {
-      $0.path[id: 0]?.isSaving = false
+    #expect(store.state.path[id: 0]?.favoriting.isFavorite == true)
+    await store.receive(\.episodes[id: UUID(1)].favorite.response.success) {
+      $0.episodes[id: UUID(1)]?.favorite.saving = nil
+      $0.episodes[id: UUID(1)]?.favorite.saved = true
     }
     // And the row's button changes the screen.
     await store.send(\.episodes[id: UUID(1)].favorite.buttonTapped) {
-      $0.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = false }
-      $0.episodes[id: UUID(1)]?.isSaving = true
+      $0.episodes[id: UUID(1)]?.favorite.isFavorite = false
+      $0.episodes[id: UUID(1)]?.favorite.saving = false
     }
-    #expect(store.state.path[id: 0]?.isFavorite == false)
+    #expect(store.state.path[id: 0]?.favoriting.isFavorite == false)
     await store.receive(\.episodes[id: UUID(1)].favorite.response.success) {
-      $0.episodes[id: UUID(1)]?.isSaving = false
+      $0.episodes[id: UUID(1)]?.favorite.saving = nil
+      $0.episodes[id: UUID(1)]?.favorite.saved = false
     }
   }
 
@@ -131,7 +147,7 @@ struct EpisodesTests {
     }
   }
 
-  @Test func aFailureOnTheScreenAlertsThereAndRollsBackBoth() async {
+  @Test func aFailureOnTheScreenAlertsAndOKRollsBack() async {
     let store = TestStore(initialState: Episodes.State()) {
       Episodes()
     } withDependencies: {
@@ -141,25 +157,23 @@ struct EpisodesTests {
       $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(0)]!)
     }
     await store.send(\.path[id: 0].favorite.buttonTapped) {
-      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
-      $0.path[id: 0]?.isSaving = true
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(0)]?.favorite.saving = true
     }
-    await store.receive(\.path[id: 0].favorite.response.failure) {
-      $0.path[id: 0]?.isSaving = false
-      $0.path[id: 0]?.alert = AlertState { TextState("Favoriting failed.") }
+    await store.receive(\.episodes[id: UUID(0)].favorite.response.failure) {
+      $0.episodes[id: UUID(0)]?.favorite.saving = nil
+      $0.episodes[id: UUID(0)]?.favorite.alert = Self.failed
     }
-    #expect(store.state.episodes[id: UUID(0)]?.alert == nil, "the alert is the screen's")
+    #expect(store.state.path[id: 0]?.favoriting.alert == Self.failed)
     await store.send(\.path[id: 0].favorite.alert.dismiss) {
-      $0.path[id: 0]?.alert = nil
-      $0.path[id: 0]?.$isFavorite.withLock { $0 = false }
+      $0.episodes[id: UUID(0)]?.favorite.alert = nil
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = false
     }
-    #expect(store.state.episodes[id: UUID(0)]?.isFavorite == false)
   }
 
-  /// A screen closed while its favorite's save is in flight takes the save with it, but not the
-  /// choice, which its row shares: the row saves it again, and the service holds what the list
-  /// shows.
-  @Test func aSaveInFlightWhenItsScreenClosesIsFinishedByTheRow() async {
+  /// A screen closed while its favorite's save is in flight takes nothing with it: the save is
+  /// the row's, made once, and the service holds what the list shows.
+  @Test func aSaveInFlightWhenItsScreenClosesIsKept() async {
     let clock = TestClock()
     let saved = LockIsolated<[Bool]>([])
     let store = TestStore(initialState: Episodes.State()) {
@@ -175,33 +189,28 @@ struct EpisodesTests {
       $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(2)]!)
     }
     await store.send(\.path[id: 0].favorite.buttonTapped) {
-      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
-      $0.path[id: 0]?.isSaving = true
+      $0.episodes[id: UUID(2)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(2)]?.favorite.saving = true
     }
     await store.send(.path(.popFrom(id: 0))) {
       $0.path[id: 0] = nil
     }
-    await store.receive(\.episodes[id: UUID(2)].favorite.save) {
-      $0.episodes[id: UUID(2)]?.isSaving = true
-    }
     await clock.advance(by: .seconds(1))
     await store.receive(\.episodes[id: UUID(2)].favorite.response.success, true) {
-      $0.episodes[id: UUID(2)]?.isSaving = false
+      $0.episodes[id: UUID(2)]?.favorite.saving = nil
+      $0.episodes[id: UUID(2)]?.favorite.saved = true
     }
-    #expect(saved.value == [true], "the screen's save was cancelled; the row's was made")
-    #expect(store.state.episodes[id: UUID(2)]?.isFavorite == true)
+    #expect(saved.value == [true])
   }
 
-  /// The same when the service fails: the row shows the failure and OK rolls the choice back.
-  @Test func aSaveThatFailsAfterItsScreenClosedAlertsOnTheRow() async {
+  /// The same when the service fails: the alert shows on the list, and OK rolls the choice back.
+  @Test func aSaveThatFailsAfterItsScreenClosedAlertsOnTheList() async {
+    let clock = TestClock()
     let store = TestStore(initialState: Episodes.State()) {
       Episodes()
     } withDependencies: {
-      // The screen's save never answers (it is cancelled with the screen); the row's fails.
-      let calls = LockIsolated(0)
       $0.favoriteClient.favorite = { _, _ in
-        calls.withValue { $0 += 1 }
-        if calls.value == 1 { try await Task.never() }
+        try await clock.sleep(for: .seconds(1))
         throw FavoriteError()
       }
     }
@@ -209,28 +218,26 @@ struct EpisodesTests {
       $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(1)]!)
     }
     await store.send(\.path[id: 0].favorite.buttonTapped) {
-      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
-      $0.path[id: 0]?.isSaving = true
+      $0.episodes[id: UUID(1)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(1)]?.favorite.saving = true
     }
     await store.send(.path(.popFrom(id: 0))) {
       $0.path[id: 0] = nil
     }
-    await store.receive(\.episodes[id: UUID(1)].favorite.save) {
-      $0.episodes[id: UUID(1)]?.isSaving = true
-    }
+    await clock.advance(by: .seconds(1))
     await store.receive(\.episodes[id: UUID(1)].favorite.response.failure) {
-      $0.episodes[id: UUID(1)]?.isSaving = false
-      $0.episodes[id: UUID(1)]?.alert = AlertState { TextState("Favoriting failed.") }
+      $0.episodes[id: UUID(1)]?.favorite.saving = nil
+      $0.episodes[id: UUID(1)]?.favorite.alert = Self.failed
     }
     await store.send(\.episodes[id: UUID(1)].favorite.alert.dismiss) {
-      $0.episodes[id: UUID(1)]?.alert = nil
-      $0.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = false }
+      $0.episodes[id: UUID(1)]?.favorite.alert = nil
+      $0.episodes[id: UUID(1)]?.favorite.isFavorite = false
     }
   }
 
-  /// A screen closed while its failure alert is up rolls the choice back, as OK would have: the
-  /// alert goes with the screen, and the list must not keep a choice the service refused.
-  @Test func aScreenClosedWithItsFailureAlertUpRollsTheChoiceBack() async {
+  /// A screen closed while its failure alert is up leaves the alert on the list, where OK rolls
+  /// the choice back: the list never keeps a choice the service refused without saying so.
+  @Test func aScreenClosedWithItsFailureAlertUpLeavesTheAlertOnTheList() async {
     let store = TestStore(initialState: Episodes.State()) {
       Episodes()
     } withDependencies: {
@@ -240,46 +247,96 @@ struct EpisodesTests {
       $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(3)]!)
     }
     await store.send(\.path[id: 0].favorite.buttonTapped) {
-      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
-      $0.path[id: 0]?.isSaving = true
+      $0.episodes[id: UUID(3)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(3)]?.favorite.saving = true
     }
-    await store.receive(\.path[id: 0].favorite.response.failure) {
-      $0.path[id: 0]?.isSaving = false
-      $0.path[id: 0]?.alert = AlertState { TextState("Favoriting failed.") }
+    await store.receive(\.episodes[id: UUID(3)].favorite.response.failure) {
+      $0.episodes[id: UUID(3)]?.favorite.saving = nil
+      $0.episodes[id: UUID(3)]?.favorite.alert = Self.failed
     }
     await store.send(.path(.popFrom(id: 0))) {
       $0.path[id: 0] = nil
-      $0.episodes[id: UUID(3)]?.$isFavorite.withLock { $0 = false }
+    }
+    #expect(store.state.episodes[id: UUID(3)]?.favoriting.alert == Self.failed)
+    await store.send(\.episodes[id: UUID(3)].favorite.alert.dismiss) {
+      $0.episodes[id: UUID(3)]?.favorite.alert = nil
+      $0.episodes[id: UUID(3)]?.favorite.isFavorite = false
     }
   }
 
-  /// A screen with nothing unfinished closes without a save.
-  @Test func aScreenWithNothingInFlightClosesWithoutASave() async {
+  /// Taps on the row and on its screen while a save is in flight make no second save at the
+  /// same time: the newest choice is saved when the first save answers.
+  @Test func tapsWhileSavingAreSavedOneAfterAnother() async {
+    let clock = TestClock()
+    let saved = LockIsolated<[Bool]>([])
     let store = TestStore(initialState: Episodes.State()) {
       Episodes()
     } withDependencies: {
-      $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
+      $0.favoriteClient.favorite = { _, isFavorite in
+        try await clock.sleep(for: .seconds(1))
+        saved.withValue { $0.append(isFavorite) }
+        return isFavorite
+      }
     }
-    await store.send(.episodeTapped(UUID(3))) {
-      $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(3)]!)
+    await store.send(\.episodes[id: UUID(0)].favorite.buttonTapped) {
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(0)]?.favorite.saving = true
+    }
+    await store.send(.episodeTapped(UUID(0))) {
+      $0.path[id: 0] = EpisodeDetail.State(episode: $0.episodes[id: UUID(0)]!)
     }
     await store.send(\.path[id: 0].favorite.buttonTapped) {
-      $0.path[id: 0]?.$isFavorite.withLock { $0 = true }
-      $0.path[id: 0]?.isSaving = true
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = false
     }
-    await store.receive(\.path[id: 0].favorite.response.success, true) {
-      $0.path[id: 0]?.isSaving = false
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.episodes[id: UUID(0)].favorite.response.success, true) {
+      $0.episodes[id: UUID(0)]?.favorite.saved = true
+      $0.episodes[id: UUID(0)]?.favorite.saving = false
     }
-    await store.send(.path(.popFrom(id: 0))) {
-      $0.path[id: 0] = nil
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.episodes[id: UUID(0)].favorite.response.success, false) {
+      $0.episodes[id: UUID(0)]?.favorite.saved = false
+      $0.episodes[id: UUID(0)]?.favorite.saving = nil
+    }
+    #expect(saved.value == [true, false])
+  }
+
+  /// The load may read the service before a choice made meanwhile is saved: that row keeps its
+  /// choice, the others take the loaded one.
+  @Test func aChoiceMadeWhileLoadingIsNotUndoneByTheLoad() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      // Read before the tap's save, answered after it.
+      $0.favoriteClient.favorites = {
+        try await clock.sleep(for: .seconds(2))
+        return [UUID(3)]
+      }
+      $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
+    }
+    await store.send(.task) { $0.chosenWhileLoading = [] }
+    await store.send(\.episodes[id: UUID(0)].favorite.buttonTapped) {
+      $0.chosenWhileLoading = [UUID(0)]
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(0)]?.favorite.saving = true
+    }
+    await store.receive(\.episodes[id: UUID(0)].favorite.response.success, true) {
+      $0.episodes[id: UUID(0)]?.favorite.saving = nil
+      $0.episodes[id: UUID(0)]?.favorite.saved = true
+    }
+    await clock.advance(by: .seconds(2))
+    await store.receive(\.favoritesResponse.success) {
+      $0.chosenWhileLoading = nil
+      $0.episodes[id: UUID(3)]?.favorite = FavoritingState(id: UUID(3), isFavorite: true)
     }
   }
 
   @Test func theMocksAreNewReferencesEachTime() {
     let first = IdentifiedArrayOf<Episode.State>.mocks
     let second = IdentifiedArrayOf<Episode.State>.mocks
-    first[id: UUID(0)]?.$isFavorite.withLock { $0 = true }
-    #expect(second[id: UUID(0)]?.isFavorite == false)
+    first[id: UUID(0)]?.$favoriting.withLock { $0.isFavorite = true }
+    #expect(second[id: UUID(0)]?.favoriting.isFavorite == false)
   }
 
   @Test func simulatedClientWaitsThenFailsOnALowRoll() async throws {

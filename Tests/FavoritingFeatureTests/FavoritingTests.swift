@@ -47,9 +47,26 @@ struct FavoritingTests {
     }
     await store.send(.buttonTapped) {
       $0.isFavorite = true
-      $0.isSaving = true
+      $0.saving = true
     }
-    await store.receive(\.response.success) { $0.isSaving = false }
+    await store.receive(\.response.success) {
+      $0.saving = nil
+      $0.saved = true
+    }
+  }
+
+  @Test func theServicesAnswerIsShown() async {
+    let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: false)) {
+      Favoriting<Int>(favorite: { _, _ in false })
+    }
+    await store.send(.buttonTapped) {
+      $0.isFavorite = true
+      $0.saving = true
+    }
+    await store.receive(\.response.success, false) {
+      $0.saving = nil
+      $0.isFavorite = false
+    }
   }
 
   @Test func failureShowsAnAlertAndDismissingItRollsBack() async {
@@ -58,10 +75,10 @@ struct FavoritingTests {
     }
     await store.send(.buttonTapped) {
       $0.isFavorite = true
-      $0.isSaving = true
+      $0.saving = true
     }
     await store.receive(\.response.failure) {
-      $0.isSaving = false
+      $0.saving = nil
       $0.alert = AlertState { TextState("Favoriting failed.") }
     }
     await store.send(.alert(.dismiss)) {
@@ -77,7 +94,9 @@ struct FavoritingTests {
     await store.send(.alert(.dismiss))
   }
 
-  @Test func twoQuickTapsCancelTheFirstRequest() async {
+  /// Two quick taps: the first save is not cancelled (whether a cancelled write was kept cannot
+  /// be known); the second choice is saved after it, and the last answer is the service's value.
+  @Test func twoQuickTapsAreSavedOneAfterTheOther() async {
     let clock = TestClock()
     let saved = LockIsolated<[Bool]>([])
     let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: false)) {
@@ -89,34 +108,86 @@ struct FavoritingTests {
     }
     await store.send(.buttonTapped) {
       $0.isFavorite = true
-      $0.isSaving = true
+      $0.saving = true
     }
     await store.send(.buttonTapped) { $0.isFavorite = false }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.response.success) { $0.isSaving = false }
-    #expect(saved.value == [false])
+    await store.receive(\.response.success, true) {
+      $0.saved = true
+      $0.saving = false
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.response.success, false) {
+      $0.saved = false
+      $0.saving = nil
+    }
+    #expect(saved.value == [true, false])
   }
 
-  /// `save` saves the choice shown without changing it, cancelling a save in flight as a tap
-  /// does: how a parent finishes what another button over the same choice could not.
-  @Test func saveSavesTheChoiceShownAndReplacesASaveInFlight() async {
+  /// Three quick taps end on the first choice: nothing is left to save once the first answers.
+  @Test func tapsThatEndOnTheChoiceBeingSavedMakeOneSave() async {
     let clock = TestClock()
     let saved = LockIsolated<[Bool]>([])
-    let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: true)) {
+    let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: false)) {
       Favoriting<Int>(favorite: { _, isFavorite in
         try await clock.sleep(for: .seconds(1))
         saved.withValue { $0.append(isFavorite) }
         return isFavorite
       })
     }
-    await store.send(.save) { $0.isSaving = true }
-    await store.send(.save)
+    await store.send(.buttonTapped) {
+      $0.isFavorite = true
+      $0.saving = true
+    }
+    await store.send(.buttonTapped) { $0.isFavorite = false }
+    await store.send(.buttonTapped) { $0.isFavorite = true }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.response.success, true) { $0.isSaving = false }
+    await store.receive(\.response.success, true) {
+      $0.saved = true
+      $0.saving = nil
+    }
     #expect(saved.value == [true])
   }
 
-  @Test func twoElementsDoNotCancelEachOther() async {
+  /// A failure after an earlier save succeeded rolls back to the saved value, not to the
+  /// opposite of the failed choice.
+  @Test func aFailureRollsBackToTheValueTheServiceHolds() async {
+    let clock = TestClock()
+    let attempts = LockIsolated(0)
+    let store = TestStore(initialState: FavoritingState(id: 1, isFavorite: false)) {
+      Favoriting<Int>(favorite: { _, isFavorite in
+        try await clock.sleep(for: .seconds(1))
+        // The first save is kept; the second fails.
+        let attempt = attempts.withValue {
+          $0 += 1
+          return $0
+        }
+        guard attempt == 1 else { throw SaveFailed() }
+        return isFavorite
+      })
+    }
+    await store.send(.buttonTapped) {
+      $0.isFavorite = true
+      $0.saving = true
+    }
+    await store.send(.buttonTapped) { $0.isFavorite = false }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.response.success, true) {
+      $0.saved = true
+      $0.saving = false
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.response.failure) {
+      $0.saving = nil
+      $0.alert = AlertState { TextState("Favoriting failed.") }
+    }
+    await store.send(.alert(.dismiss)) {
+      $0.alert = nil
+      $0.isFavorite = true
+    }
+  }
+
+  @Test func twoElementsSaveIndependently() async {
     let clock = TestClock()
     let store = TestStore(
       initialState: Rows.State(rows: [
@@ -131,18 +202,20 @@ struct FavoritingTests {
     }
     await store.send(\.rows[id: 1].favorite.buttonTapped) {
       $0.rows[id: 1]?.favorite.isFavorite = true
-      $0.rows[id: 1]?.favorite.isSaving = true
+      $0.rows[id: 1]?.favorite.saving = true
     }
     await store.send(\.rows[id: 2].favorite.buttonTapped) {
       $0.rows[id: 2]?.favorite.isFavorite = true
-      $0.rows[id: 2]?.favorite.isSaving = true
+      $0.rows[id: 2]?.favorite.saving = true
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.rows[id: 1].favorite.response.success) {
-      $0.rows[id: 1]?.favorite.isSaving = false
+      $0.rows[id: 1]?.favorite.saving = nil
+      $0.rows[id: 1]?.favorite.saved = true
     }
     await store.receive(\.rows[id: 2].favorite.response.success) {
-      $0.rows[id: 2]?.favorite.isSaving = false
+      $0.rows[id: 2]?.favorite.saving = nil
+      $0.rows[id: 2]?.favorite.saved = true
     }
   }
 }

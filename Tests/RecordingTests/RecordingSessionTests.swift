@@ -222,7 +222,14 @@ extension SessionRecording {
     ).write(recording.appRecord)
     #expect(!source.contains("path = StackState("), "\(source)")
     #expect(source.contains("$0.episodes.path[id: 0] = EpisodeDetail.State("))
-    #expect(source.contains("$0.episodes.path[id: 0]?.$isFavorite.withLock { $0 = true }"))
+    #expect(
+      source.contains(
+        """
+              $0.episodes.path[id: 0]?.$favoriting.withLock {
+                $0.isFavorite = true
+                $0.saving = true
+              }
+        """))
     #expect(source.contains("$0.episodes.path[id: 0] = nil"))
     #expect(source.contains("$0.episodes.path[id: 1] = EpisodeDetail.State("))
   }

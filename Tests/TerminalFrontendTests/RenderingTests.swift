@@ -184,8 +184,10 @@ struct RenderingTests {
     let text = ScreenRenderer.render(
       state {
         $0.selectedTab = .episodes
-        $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
-        $0.episodes.episodes[id: UUID(1)]?.alert = AlertState { TextState("Favoriting failed.") }
+        $0.episodes.episodes[id: UUID(1)]?.favorite.isFavorite = true
+        $0.episodes.episodes[id: UUID(1)]?.favorite.alert = AlertState {
+          TextState("Favoriting failed.")
+        }
       }, view: ViewState(), registration: .app, style: .plain)
     #expect(text.contains("› ♡ Functions\n  ♥ Side Effects\n"))
     #expect(text.contains("│ Favoriting failed. (Side Effects) │\n"))
@@ -199,8 +201,8 @@ struct RenderingTests {
     let saving = ScreenRenderer.render(
       state {
         $0.selectedTab = .episodes
-        $0.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
-        $0.episodes.episodes[id: UUID(1)]?.isSaving = true
+        $0.episodes.episodes[id: UUID(1)]?.favorite.isFavorite = true
+        $0.episodes.episodes[id: UUID(1)]?.favorite.saving = true
       }, view: ViewState(), registration: .app, style: .plain)
     #expect(saving.contains("  ♥ Side Effects  ⟳ saving…\n"))
     #expect(saving.contains("\n↑/↓ select · Enter/Space/f favorite · →/o open · "))

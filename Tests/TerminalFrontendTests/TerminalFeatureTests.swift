@@ -352,14 +352,13 @@ struct TerminalFeatureTests {
     // The key's app action is reduced as it is sent, and the favorite is shared state: its
     // change shows at the key press.
     await store.send(.keyPressed(.enter)) {
-      $0.app.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = true }
+      $0.app.episodes.episodes[id: UUID(1)]?.favorite.isFavorite = true
+      $0.app.episodes.episodes[id: UUID(1)]?.favorite.saving = true
     }
+    await store.receive(\.app.episodes.episodes)
     await store.receive(\.app.episodes.episodes) {
-      $0.app.episodes.episodes[id: UUID(1)]?.isSaving = true
-    }
-    await store.receive(\.app.episodes.episodes) {
-      $0.app.episodes.episodes[id: UUID(1)]?.isSaving = false
-      $0.app.episodes.episodes[id: UUID(1)]?.alert = AlertState {
+      $0.app.episodes.episodes[id: UUID(1)]?.favorite.saving = nil
+      $0.app.episodes.episodes[id: UUID(1)]?.favorite.alert = AlertState {
         TextState("Favoriting failed.")
       }
     }
@@ -369,11 +368,10 @@ struct TerminalFeatureTests {
     // While the alert shows, other keys do nothing; Enter dismisses it and rolls back.
     await store.send(.keyPressed(.down))
     await store.send(.keyPressed(.enter)) {
-      $0.app.episodes.episodes[id: UUID(1)]?.$isFavorite.withLock { $0 = false }
+      $0.app.episodes.episodes[id: UUID(1)]?.favorite.isFavorite = false
+      $0.app.episodes.episodes[id: UUID(1)]?.favorite.alert = nil
     }
-    await store.receive(\.app.episodes.episodes) {
-      $0.app.episodes.episodes[id: UUID(1)]?.alert = nil
-    }
+    await store.receive(\.app.episodes.episodes)
   }
 
   @Test func anEpisodeScreenOpensSharesTheFavoriteAndGoesBack() async {
@@ -395,11 +393,15 @@ struct TerminalFeatureTests {
     #expect(screen.hasSuffix("Enter/Space/f favorite · Esc/← back · 1-4/Tab screens · q quit"))
     // One shared value: the screen's favorite is the row's.
     await store.send(.keyPressed(.enter)) {
-      $0.app.episodes.path[id: 0]?.$isFavorite.withLock { $0 = true }
+      $0.app.episodes.episodes[id: UUID(2)]?.favorite.isFavorite = true
+      $0.app.episodes.episodes[id: UUID(2)]?.favorite.saving = true
     }
-    await store.receive(\.app.episodes.path) { $0.app.episodes.path[id: 0]?.isSaving = true }
-    await store.receive(\.app.episodes.path) { $0.app.episodes.path[id: 0]?.isSaving = false }
-    #expect(store.state.app.episodes.episodes[id: UUID(2)]?.isFavorite == true)
+    await store.receive(\.app.episodes.path)
+    await store.receive(\.app.episodes.episodes) {
+      $0.app.episodes.episodes[id: UUID(2)]?.favorite.saving = nil
+      $0.app.episodes.episodes[id: UUID(2)]?.favorite.saved = true
+    }
+    #expect(store.state.app.episodes.path[id: 0]?.favoriting.isFavorite == true)
     screen = ScreenRenderer.render(store.state, registration: .app, style: .plain)
     #expect(screen.contains("  ♥ favorite\n"))
     // Esc closes the screen: the screen dismisses itself.

@@ -9,49 +9,29 @@ public struct Episode: Sendable {
   @ObservableState
   @RecordDecodable
   public struct State: Equatable, Identifiable, Sendable {
-    public var alert: AlertState<FavoritingAction.Alert>?
     public let id: UUID
-    /// Whether the episode is a favorite, shared with its detail screen while one is open.
-    @Shared public var isFavorite: Bool
-    /// Whether this row's favorite button is saving the choice.
-    public var isSaving: Bool
+    /// The favorite button's state, shared with the episode's screen while one is open: the
+    /// screen shows the row's choice, save and alert.
+    @Shared public var favoriting: FavoritingState<UUID>
     public let title: String
 
-    public init(
-      alert: AlertState<FavoritingAction.Alert>? = nil,
-      id: UUID,
-      isFavorite: Bool = false,
-      isSaving: Bool = false,
-      title: String
-    ) {
+    public init(id: UUID, isFavorite: Bool = false, title: String) {
       self.init(
-        alert: alert, id: id, isFavorite: Shared(value: isFavorite), isSaving: isSaving,
+        id: id, favoriting: Shared(value: FavoritingState(id: id, isFavorite: isFavorite)),
         title: title)
     }
 
-    /// A row whose favorite state is `isFavorite`'s reference.
-    public init(
-      alert: AlertState<FavoritingAction.Alert>? = nil,
-      id: UUID,
-      isFavorite: Shared<Bool>,
-      isSaving: Bool = false,
-      title: String
-    ) {
-      self.alert = alert
+    /// A row whose favorite button's state is `favoriting`'s reference.
+    public init(id: UUID, favoriting: Shared<FavoritingState<UUID>>, title: String) {
       self.id = id
-      self._isFavorite = isFavorite
-      self.isSaving = isSaving
+      self._favoriting = favoriting
       self.title = title
     }
 
-    /// The favorite button's view of this row.
+    /// The favorite button's state, written through the shared reference.
     public var favorite: FavoritingState<UUID> {
-      get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite, isSaving: isSaving) }
-      set {
-        alert = newValue.alert
-        isSaving = newValue.isSaving
-        $isFavorite.setIfChanged(newValue.isFavorite)
-      }
+      get { favoriting }
+      set { $favoriting.setIfChanged(newValue) }
     }
   }
 
@@ -68,5 +48,13 @@ public struct Episode: Sendable {
     Scope(state: \.favorite, action: \.favorite) {
       Favoriting(favorite: favoriteClient.favorite)
     }
+  }
+}
+
+extension Shared where Value: Equatable {
+  /// Writes `value` unless it is already the value, so that reading a state back does not count
+  /// as a change of the shared value.
+  func setIfChanged(_ value: Value) {
+    if wrappedValue != value { withLock { $0 = value } }
   }
 }

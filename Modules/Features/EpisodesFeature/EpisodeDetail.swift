@@ -4,65 +4,51 @@ import Foundation
 
 /// An episode's own screen, pushed on the episodes' navigation stack.
 ///
-/// Its favorite button is a second ``Favoriting`` over the same `@Shared` favorite state as the
-/// episode's row, so a choice made on either shows on both; a failure alert shows where the tap
-/// was. ``Action/closeButtonTapped`` dismisses the screen (`@Dependency(\.dismiss)`), which pops
-/// it off the stack and cancels its effects — a save in flight is then finished by the row
-/// (``Episodes``).
+/// Its favorite button is the row's: the screen shares the row's ``FavoritingState`` (choice,
+/// save in flight, failure alert), and ``Episodes`` answers the screen's ``Action/favorite(_:)``
+/// actions with the row's ``Favoriting``. So one reducer saves each episode's choice, one save at
+/// a time, and closing the screen — which cancels the screen's effects — leaves the row's save
+/// running. ``Action/closeButtonTapped`` dismisses the screen (`@Dependency(\.dismiss)`).
 @Reducer
 public struct EpisodeDetail: Sendable {
   @ObservableState
   @RecordDecodable
   public struct State: Equatable, Sendable {
-    public var alert: AlertState<FavoritingAction.Alert>?
     public let id: UUID
-    @Shared public var isFavorite: Bool
-    /// Whether this screen's favorite button is saving the choice.
-    public var isSaving: Bool
+    /// The favorite button's state, shared with the episode's row.
+    @Shared public var favoriting: FavoritingState<UUID>
     public let title: String
 
-    /// The detail of `episode`, sharing its favorite state.
+    /// The screen of `episode`, sharing its favorite button's state.
     public init(episode: Episode.State) {
-      self.init(id: episode.id, isFavorite: episode.$isFavorite, title: episode.title)
+      self.init(id: episode.id, favoriting: episode.$favoriting, title: episode.title)
     }
 
-    public init(
-      alert: AlertState<FavoritingAction.Alert>? = nil, id: UUID, isFavorite: Shared<Bool>,
-      isSaving: Bool = false, title: String
-    ) {
-      self.alert = alert
+    public init(id: UUID, favoriting: Shared<FavoritingState<UUID>>, title: String) {
       self.id = id
-      self._isFavorite = isFavorite
-      self.isSaving = isSaving
+      self._favoriting = favoriting
       self.title = title
     }
 
-    /// The favorite button's view of this screen.
+    /// The favorite button's state, written through the shared reference.
     public var favorite: FavoritingState<UUID> {
-      get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite, isSaving: isSaving) }
-      set {
-        alert = newValue.alert
-        isSaving = newValue.isSaving
-        $isFavorite.setIfChanged(newValue.isFavorite)
-      }
+      get { favoriting }
+      set { $favoriting.setIfChanged(newValue) }
     }
   }
 
   @RecordDecodable
   public enum Action: Sendable {
     case closeButtonTapped
+    /// The favorite button's actions, which ``Episodes`` handles with the row's ``Favoriting``.
     case favorite(FavoritingAction)
   }
 
   @Dependency(\.dismiss) var dismiss
-  @Dependency(\.favoriteClient) var favoriteClient
 
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    Scope(state: \.favorite, action: \.favorite) {
-      Favoriting(favorite: favoriteClient.favorite)
-    }
     Reduce { _, action in
       switch action {
       case .closeButtonTapped:
@@ -71,13 +57,5 @@ public struct EpisodeDetail: Sendable {
         return .none
       }
     }
-  }
-}
-
-extension Shared where Value: Equatable {
-  /// Writes `value` unless it is already the value, so that reading a state back does not count
-  /// as a change of the shared value.
-  func setIfChanged(_ value: Value) {
-    if wrappedValue != value { withLock { $0 = value } }
   }
 }

@@ -6,17 +6,20 @@ import Foundation
 /// A list of episodes, each with its own favorite button, through `forEach`, and a navigation
 /// stack of episode screens (``EpisodeDetail``) through `forEach` over a `StackState`.
 ///
-/// ``Action/episodeTapped(_:)`` pushes the episode's screen, sharing the row's favorite state; a
-/// screen closes itself with `dismiss()`, or the front end pops it with `.path(.popFrom(id:))`.
+/// ``Action/episodeTapped(_:)`` pushes the episode's screen, sharing the row's favorite button
+/// state; a screen closes itself with `dismiss()`, or the front end pops it with
+/// `.path(.popFrom(id:))`.
 ///
-/// A screen that closes takes its effects with it, a favorite's save among them, while the
-/// choice it showed stays on the row it shares. So what a closing screen's favorite button left
-/// unfinished is finished on the row, and the list never shows a choice the service does not
-/// hold: a save in flight is made again by the row (whose alert shows if it fails), and a failed
-/// save whose alert is still up is rolled back, as dismissing the alert would.
+/// Each episode's choice has one owner: its row's ``Favoriting``. The screen's favorite actions
+/// are answered here, by the row's reducer, so the saves of one episode are made one at a time
+/// wherever the taps come from, and a screen that closes mid-save leaves the save running (its
+/// failure alert then shows on the list). The list never shows a choice the service does not hold
+/// once the saves have answered and their alerts are dismissed.
 ///
 /// ``Action/task`` (sent once by the front end) loads the saved favorites with `FavoriteClient`
-/// and marks the rows; if that fails, ``State/loadError`` says so and the rows stay as they are.
+/// and marks the rows; a row whose choice was made while the load was under way keeps it (the
+/// load may have read the service before that choice was saved). If loading fails,
+/// ``State/loadError`` says so and the rows stay as they are.
 @Reducer
 public struct Episodes: Sendable {
   @ObservableState
@@ -27,15 +30,20 @@ public struct Episodes: Sendable {
     public var loadError: String?
     /// The episode screens on the navigation stack, the last one on top.
     public var path: StackState<EpisodeDetail.State>
+    /// While the saved favorites are being loaded: the episodes whose choice was made or being
+    /// saved since the load began, which its answer leaves alone.
+    public var chosenWhileLoading: Set<Episode.State.ID>?
 
     public init(
       episodes: IdentifiedArrayOf<Episode.State> = .mocks,
       loadError: String? = nil,
-      path: StackState<EpisodeDetail.State> = StackState()
+      path: StackState<EpisodeDetail.State> = StackState(),
+      chosenWhileLoading: Set<Episode.State.ID>? = nil
     ) {
       self.episodes = episodes
       self.loadError = loadError
       self.path = path
+      self.chosenWhileLoading = chosenWhileLoading
     }
   }
 
@@ -61,35 +69,48 @@ public struct Episodes: Sendable {
         state.path.append(EpisodeDetail.State(episode: episode))
         return .none
 
+      case .episodes(.element(let id, .favorite)):
+        state.chosenWhileLoading?.insert(id)
+        return .none
+
       case .favoritesResponse(.success(let favorites)):
         state.loadError = nil
-        for episode in state.episodes {
-          episode.$isFavorite.setIfChanged(favorites.contains(episode.id))
+        let chosen = state.chosenWhileLoading ?? []
+        state.chosenWhileLoading = nil
+        for episode in state.episodes where !chosen.contains(episode.id) {
+          let isFavorite = favorites.contains(episode.id)
+          guard
+            episode.favoriting.isFavorite != isFavorite || episode.favoriting.saved != isFavorite
+          else { continue }
+          episode.$favoriting.withLock {
+            $0.isFavorite = isFavorite
+            $0.saved = isFavorite
+          }
         }
         return .none
 
       case .favoritesResponse(.failure(let error)):
+        state.chosenWhileLoading = nil
         state.loadError = "Favorites could not be loaded (\(error.localizedDescription))."
         return .none
 
       case .task:
+        state.chosenWhileLoading = Set(
+          state.episodes.filter { $0.favoriting.isSaving || $0.favoriting.alert != nil }.map(\.id))
         return .run { send in
           await send(.favoritesResponse(Result { try await favoriteClient.favorites() }))
         }
 
-      case .path(.popFrom(let id)):
-        // The screens closing: this one and those above it, seen one last time.
-        guard let first = state.path.ids.firstIndex(of: id) else { return .none }
-        var saves: [Effect<Action>] = []
-        for screenID in state.path.ids[first...] {
-          guard let screen = state.path[id: screenID] else { continue }
-          if screen.alert != nil {
-            screen.$isFavorite.withLock { $0.toggle() }
-          } else if screen.isSaving, state.episodes[id: screen.id] != nil {
-            saves.append(.send(.episodes(.element(id: screen.id, action: .favorite(.save)))))
-          }
+      case .path(.element(let screenID, .favorite(let action))):
+        // The screen's button is its row's: the row's reducer answers, and its effects are the
+        // row's, so closing the screen does not cancel them.
+        guard let id = state.path[id: screenID]?.id, state.episodes[id: id] != nil else {
+          return .none
         }
-        return .merge(saves)
+        state.chosenWhileLoading?.insert(id)
+        return Episode()
+          .reduce(into: &state.episodes[id: id]!, action: .favorite(action))
+          .map { .episodes(.element(id: id, action: $0)) }
 
       case .episodes, .path:
         return .none

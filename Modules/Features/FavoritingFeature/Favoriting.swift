@@ -1,23 +1,34 @@
 import ComposableArchitecture
 import Foundation
 
-/// The state of a reusable favorite button: which element, whether it is a favorite, whether the
-/// choice is being saved, and the alert shown when saving it failed.
+/// The state of a reusable favorite button: which element, the choice shown, the choice the
+/// service is known to hold, the save in flight, and the alert shown when saving failed.
+@ObservableState
+@RecordDecodable
 public struct FavoritingState<ID: Hashable & Sendable>: Equatable, Sendable {
-  @PresentationState public var alert: AlertState<FavoritingAction.Alert>?
+  @Presents public var alert: AlertState<FavoritingAction.Alert>?
   public let id: ID
+  /// The choice shown: a tap changes it at once.
   public var isFavorite: Bool
-  /// Whether a save of the choice is in flight.
-  public var isSaving: Bool
+  /// The choice the service last confirmed (or the one the state was made with): what a failed
+  /// save rolls back to.
+  public var saved: Bool
+  /// The choice being saved, while a save is in flight.
+  public var saving: Bool?
 
+  /// Whether a save of the choice is in flight.
+  public var isSaving: Bool { saving != nil }
+
+  /// A button showing `isFavorite`, which the service holds unless `saved` says otherwise.
   public init(
     alert: AlertState<FavoritingAction.Alert>? = nil, id: ID, isFavorite: Bool,
-    isSaving: Bool = false
+    saved: Bool? = nil, saving: Bool? = nil
   ) {
     self.alert = alert
     self.id = id
     self.isFavorite = isFavorite
-    self.isSaving = isSaving
+    self.saved = saved ?? isFavorite
+    self.saving = saving
   }
 }
 
@@ -28,10 +39,6 @@ public enum FavoritingAction: Sendable {
   case alert(PresentationAction<Alert>)
   case buttonTapped
   case response(Result<Bool, any Error>)
-  /// Saves the choice shown, as a tap does but without changing it: how a parent finishes a
-  /// save that another button over the same choice started and could not finish (its screen
-  /// closed while the save was in flight).
-  case save
 
   /// The failure alert has only its dismiss button.
   public enum Alert: Equatable, Sendable {}
@@ -39,11 +46,16 @@ public enum FavoritingAction: Sendable {
 
 /// A favorite button for any element, from the seed "favoriting-episodes".
 ///
-/// A tap toggles the state at once (optimistically) and saves the choice with `favorite`; a tap
-/// while a save is in flight cancels that save. The saves of two elements never cancel each other:
-/// they are identified by the element's id. ``FavoritingState/isSaving`` is set while a save is
-/// in flight. When saving fails, an alert shows the error's message; dismissing it rolls the
-/// toggle back. ``FavoritingAction/save`` saves the choice shown again.
+/// A tap toggles the choice shown at once (optimistically) and saves it with `favorite`. The
+/// saves of one element are made one at a time, so the last answer is always the service's
+/// latest value: a tap while a save is in flight only changes the choice shown, and when that
+/// save answers, the newest choice is saved if it differs (the seed cancelled the save in flight
+/// instead, which leaves unknown whether the cancelled write was kept). The saves of two
+/// elements are independent.
+///
+/// ``FavoritingState/saved`` is the value the service last confirmed: a successful answer sets
+/// it (and the choice shown, unless the choice changed meanwhile). When saving fails, an alert
+/// shows the error's message; dismissing it puts the choice shown back to the saved one.
 ///
 /// ```swift
 /// Scope(state: \.favorite, action: \.favorite) {
@@ -51,12 +63,8 @@ public enum FavoritingAction: Sendable {
 /// }
 /// ```
 public struct Favoriting<ID: Hashable & Sendable>: Reducer {
-  /// Saves the choice; returns the saved value.
+  /// Saves the choice; returns the saved value. A thrown error means nothing was saved.
   let favorite: @Sendable (ID, Bool) async throws -> Bool
-
-  private struct CancelID: Hashable, Sendable {
-    let id: ID
-  }
 
   public init(favorite: @escaping @Sendable (ID, Bool) async throws -> Bool) {
     self.favorite = favorite
@@ -70,7 +78,7 @@ public struct Favoriting<ID: Hashable & Sendable>: Reducer {
       // Only a failure presents the alert; without one there is nothing to roll back.
       guard state.alert != nil else { return .none }
       state.alert = nil
-      state.isFavorite.toggle()
+      state.isFavorite = state.saved
       return .none
 
     case .alert:
@@ -78,28 +86,31 @@ public struct Favoriting<ID: Hashable & Sendable>: Reducer {
 
     case .buttonTapped:
       state.isFavorite.toggle()
-      return save(&state)
-
-    case .save:
-      return save(&state)
+      // A save in flight is followed by one of the newest choice when it answers.
+      return state.isSaving ? .none : save(&state)
 
     case .response(.failure(let error)):
-      state.isSaving = false
+      state.saving = nil
       state.alert = AlertState { TextState(error.localizedDescription) }
       return .none
 
-    case .response(.success(let isFavorite)):
-      state.isSaving = false
-      state.isFavorite = isFavorite
+    case .response(.success(let saved)):
+      let requested = state.saving
+      state.saving = nil
+      state.saved = saved
+      if state.isFavorite != requested, state.isFavorite != saved {
+        // Tapped while saving: the newest choice is saved next.
+        return save(&state)
+      }
+      state.isFavorite = saved
       return .none
     }
   }
 
   private func save(_ state: inout FavoritingState<ID>) -> Effect<FavoritingAction> {
-    state.isSaving = true
+    state.saving = state.isFavorite
     return .run { [id = state.id, isFavorite = state.isFavorite, favorite] send in
       await send(.response(Result { try await favorite(id, isFavorite) }))
     }
-    .cancellable(id: CancelID(id: state.id), cancelInFlight: true)
   }
 }

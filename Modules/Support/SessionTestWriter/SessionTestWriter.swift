@@ -461,8 +461,9 @@ private final class Context {
       switch component {
       case .field(let name):
         if isLast, case .shared(let value, false) = change.value {
-          let literal = try render(value, at: place, indent: 0)
-          return ["\(expression)\(optionalChain ? "?" : "").$\(name).withLock { $0 = \(literal) }"]
+          let reference = "\(expression)\(optionalChain ? "?" : "").$\(name)"
+          return try sharedAssignment(
+            value, was: sharedValue(named: name, in: current), to: reference, at: place)
         }
         expression += (optionalChain ? "?." : ".") + name
         if case .structure(_, let fields, _) = current {
@@ -489,6 +490,34 @@ private final class Context {
       return try stackAssignments(from: oldEntries, to: newEntries, at: expression, place: place)
     }
     return try assign(change.value, to: expression, at: place)
+  }
+
+  /// The value shared by the field `name` of `state`, when `state` records one.
+  private func sharedValue(named name: String, in state: RecordedValue?) -> RecordedValue? {
+    guard case .structure(_, let fields, _)? = state,
+      case .shared(let wrapped, _)? = fields.first(where: { $0.label == name })?.value
+    else { return nil }
+    return wrapped
+  }
+
+  /// A shared value's change, written through its lock: a struct field by field (`$0.isFavorite
+  /// = true`) as a developer writes it, anything else whole.
+  private func sharedAssignment(
+    _ value: RecordedValue, was old: RecordedValue?, to reference: String, at place: String
+  ) throws(SessionTestWriter.Failure) -> [String] {
+    if let old, case .structure = old, case .structure = value {
+      var lines: [String] = []
+      for change in RecordedValue.changes(from: old, to: value) {
+        lines += try assignment(change, to: "$0", in: old, at: place)
+      }
+      if lines.count == 1 { return ["\(reference).withLock { \(lines[0]) }"] }
+      return ["\(reference).withLock {"] + lines.map { "  " + $0 } + ["}"]
+    }
+    let literal = (try render(value, at: place, indent: 0)).split(separator: "\n")
+    guard literal.count > 1 else { return ["\(reference).withLock { $0 = \(literal[0]) }"] }
+    return ["\(reference).withLock {", "  $0 = \(literal[0])"]
+      + literal.dropFirst().map { "  " + $0 }
+      + ["}"]
   }
 
   private func assign(_ value: RecordedValue, to expression: String, at place: String)

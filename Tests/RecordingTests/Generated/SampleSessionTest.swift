@@ -22,9 +22,9 @@ import Testing
 struct SampleSessionTests {
   @Test
   func sampleSession() async {
-    let id1 = UUID(uuidString: "96AFCDFE-4A37-44BA-A0C1-B929DE01B0D4")!
+    let id1 = UUID(uuidString: "5C0B0DF3-9329-4194-9AFE-1CE4BEDFBC8D")!
     let id2 = UUID(0)
-    let id3 = UUID(uuidString: "F5B82051-0C66-44E7-944A-C83F36F0F273")!
+    let id3 = UUID(uuidString: "9E02A79A-A272-4914-8E19-E7A3EFBCFDB1")!
 
     let clock = TestClock()
     let favoriteClientFavoritesReplies = RecordedReplies<Set<UUID>>("favoriteClient.favorites", [
@@ -142,7 +142,9 @@ struct SampleSessionTests {
     await store.send(.task)
 
     // Step 2: received
-    await store.receive(\.episodes.task)
+    await store.receive(\.episodes.task) {
+      $0.episodes.chosenWhileLoading = []
+    }
 
     // Step 3: received
     await store.receive(\.settings.task) {
@@ -151,7 +153,9 @@ struct SampleSessionTests {
 
     // Step 4: received
     favoriteClientFavoritesReplies.release(1)
-    await store.receive(\.episodes.favoritesResponse.success)
+    await store.receive(\.episodes.favoritesResponse.success) {
+      $0.episodes.chosenWhileLoading = nil
+    }
 
     // Step 5: received
     settingsClientLoadReplies.release(1)
@@ -554,33 +558,43 @@ struct SampleSessionTests {
 
     // Step 53: sent
     await store.send(.episodes(.episodes(.element(id: id2, action: .favorite(.buttonTapped))))) {
-      $0.episodes.episodes[id: id2]?.$isFavorite.withLock { $0 = true }
-      $0.episodes.episodes[id: id2]?.isSaving = true
+      $0.episodes.episodes[id: id2]?.$favoriting.withLock {
+        $0.isFavorite = true
+        $0.saving = true
+      }
     }
 
     // Step 54: received
     favoriteClientFavoriteReplies.release(1)
     await clock.advance(by: .seconds(1))
     await store.receive(\.episodes.episodes[id: id2].favorite.response.failure) {
-      $0.episodes.episodes[id: id2]?.alert = AlertState {
-        TextState("Favoriting failed.")
+      $0.episodes.episodes[id: id2]?.$favoriting.withLock {
+        $0.alert = AlertState {
+          TextState("Favoriting failed.")
+        }
+        $0.saving = nil
       }
-      $0.episodes.episodes[id: id2]?.isSaving = false
     }
 
     // Step 55: sent
     await store.send(.episodes(.episodes(.element(id: id2, action: .favorite(.alert(.dismiss)))))) {
-      $0.episodes.episodes[id: id2]?.alert = nil
-      $0.episodes.episodes[id: id2]?.$isFavorite.withLock { $0 = false }
+      $0.episodes.episodes[id: id2]?.$favoriting.withLock {
+        $0.alert = nil
+        $0.isFavorite = false
+      }
     }
 
     // Step 56: sent
     await store.send(.episodes(.episodeTapped(id2))) {
       $0.episodes.path[id: 0] = EpisodeDetail.State(
-        alert: nil,
         id: id2,
-        isFavorite: Shared(value: false),
-        isSaving: false,
+        favoriting: Shared(value: FavoritingState<UUID>(
+          alert: nil,
+          id: id2,
+          isFavorite: false,
+          saved: false,
+          saving: nil
+        )),
         title: "Functions"
       )
     }

@@ -14,15 +14,16 @@ public enum EpisodesScreen: TerminalScreen {
     }
     var lines: [String] = []
     for (index, episode) in episodes.episodes.enumerated() {
-      let heart = episode.isFavorite ? style.red("♥") : "♡"
+      let heart = episode.favoriting.isFavorite ? style.red("♥") : "♡"
       let marker = ScreenRenderer.marker(index == view.selectedEpisode, style: style)
-      let saving = episode.isSaving ? "  " + style.yellow("⟳ saving…") : ""
+      let saving = episode.favoriting.isSaving ? "  " + style.yellow("⟳ saving…") : ""
       lines.append("\(marker) \(heart) \(episode.title)\(saving)")
     }
     if let error = episodes.loadError {
       lines.append(style.red(error))
     }
-    if let alerted = episodes.episodes.first(where: { $0.alert != nil }), let alert = alerted.alert
+    if let alerted = episodes.episodes.first(where: { $0.favoriting.alert != nil }),
+      let alert = alerted.favoriting.alert
     {
       lines += failureAlert("\(alert.title.string) (\(alerted.title))", style: style)
     }
@@ -32,7 +33,8 @@ public enum EpisodesScreen: TerminalScreen {
   public static func help(_ state: Episodes.State, view: ViewState) -> String {
     // While a failure's alert is up, only dismissing it does anything here.
     let alertIsUp =
-      state.path.last.map { $0.alert != nil } ?? state.episodes.contains { $0.alert != nil }
+      state.path.last.map { $0.favoriting.alert != nil }
+      ?? state.episodes.contains { $0.favoriting.alert != nil }
     if alertIsUp { return "Enter/Esc/Space OK (puts the ♥ back)" }
     return state.path.isEmpty
       ? "↑/↓ select · Enter/Space/f favorite · →/o open" : "Enter/Space/f favorite · Esc/← back"
@@ -46,7 +48,7 @@ public enum EpisodesScreen: TerminalScreen {
       return episodeScreen(id, key, state: state, dismisses: dismisses)
     }
     let episodes = state.episodes
-    if let alerted = episodes.first(where: { $0.alert != nil }) {
+    if let alerted = episodes.first(where: { $0.favoriting.alert != nil }) {
       guard dismisses else { return nil }
       return .episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss))))
     }
@@ -80,7 +82,7 @@ public enum EpisodesScreen: TerminalScreen {
     func send(_ action: EpisodeDetail.Action) -> Episodes.Action {
       .path(.element(id: id, action: action))
     }
-    if state.path[id: id]?.alert != nil {
+    if state.path[id: id]?.favoriting.alert != nil {
       return dismisses ? send(.favorite(.alert(.dismiss))) : nil
     }
     switch key {
@@ -92,14 +94,14 @@ public enum EpisodesScreen: TerminalScreen {
 
   /// The episode screen on top of the navigation stack.
   static func episodeScreen(_ screen: EpisodeDetail.State, style: Style) -> [String] {
-    let heart = screen.isFavorite ? style.red("♥ favorite") : "♡ not a favorite"
-    let saving = screen.isSaving ? "  " + style.yellow("⟳ saving…") : ""
+    let heart = screen.favoriting.isFavorite ? style.red("♥ favorite") : "♡ not a favorite"
+    let saving = screen.favoriting.isSaving ? "  " + style.yellow("⟳ saving…") : ""
     var lines = [
       style.dim("Episodes ›") + " " + style.bold(screen.title),
       "",
       "  \(heart)\(saving)",
     ]
-    if let alert = screen.alert {
+    if let alert = screen.favoriting.alert {
       lines += failureAlert(alert.title.string, style: style)
     }
     return lines

@@ -28,7 +28,7 @@ public enum EpisodesPage: WebFeature {
     },
     // The OK button of the top screen's failure alert.
     WebRoute("screen.dismissAlert") { state throws(APIError) in
-      guard state.path.last?.alert != nil else {
+      guard state.path.last?.favoriting.alert != nil else {
         throw APIError(.conflict, "the episode screen has no alert to dismiss")
       }
       return try topScreen(.favorite(.alert(.dismiss)), in: state)
@@ -49,7 +49,7 @@ public enum EpisodesPage: WebFeature {
     // The OK button of a row's failure alert.
     WebRoute("episode.dismissAlert", episodeID, read: id) { id, state throws(APIError) in
       try requireEpisode(id, in: state)
-      guard state.episodes[id: id]?.alert != nil else {
+      guard state.episodes[id: id]?.favoriting.alert != nil else {
         throw APIError(.conflict, "episode \(id.uuidString) has no alert to dismiss")
       }
       return .episodes(.element(id: id, action: .favorite(.alert(.dismiss))))
@@ -79,14 +79,16 @@ public enum EpisodesPage: WebFeature {
     View(
       episodes: state.episodes.map {
         EpisodeView(
-          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, isSaving: $0.isSaving,
-          alert: AlertView($0.alert))
+          id: $0.id, title: $0.title, isFavorite: $0.favoriting.isFavorite,
+          isSaving: $0.favoriting.isSaving,
+          alert: AlertView($0.favoriting.alert))
       },
       episodesError: state.loadError,
       episodeScreens: state.path.map {
         EpisodeView(
-          id: $0.id, title: $0.title, isFavorite: $0.isFavorite, isSaving: $0.isSaving,
-          alert: AlertView($0.alert))
+          id: $0.id, title: $0.title, isFavorite: $0.favoriting.isFavorite,
+          isSaving: $0.favoriting.isSaving,
+          alert: AlertView($0.favoriting.alert))
       })
   }
 

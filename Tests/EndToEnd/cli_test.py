@@ -55,6 +55,7 @@ def run(*arguments, expect_status=0):
 tmux = terminal.tmux
 _pane = terminal.Pane(SESSION)
 screen, wait_for, keys = _pane.screen, _pane.wait_for, _pane.keys
+wait_until_gone = _pane.wait_until_gone
 
 
 # --- tests ------------------------------------------------------------------------------------
@@ -173,6 +174,40 @@ def test_favorites_and_settings_survive_a_restart(base):
         assert "♡ Functions" in listed, listed
         keys("3")
         wait_for("‹ °F ›")
+        keys("q")
+        wait_for_exit()
+    finally:
+        tmux("kill-session", "-t", SESSION)
+
+
+def test_a_favorite_whose_screen_closes_mid_save_is_not_kept_when_the_save_fails(base):
+    """The newcomer's sequence: every save fails; open an episode, favorite it and leave the
+    screen at once. The save goes on without its screen; its failure shows on the list, OK puts
+    the heart back, and a new process shows nothing kept."""
+    folder = pathlib.Path(tempfile.mkdtemp(dir=DATA_HOME))
+    command = " ".join(["env", "FAVORITE_FAILURE_RATE=1",
+                        app_command("--offline", "--database", folder / "kept.sqlite")])
+    tmux("kill-session", "-t", SESSION)
+    try:
+        assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
+        wait_for("[1 Counters]")
+        keys("4")
+        wait_for("♡ Functions")
+        keys("o")
+        wait_for("Episodes › Functions")
+        keys("f", "Escape")
+        listed = wait_for("Favoriting failed. (Functions)")
+        assert "♥ Functions" in listed, listed
+        assert "Enter/Esc/Space OK (puts the ♥ back)" in listed, listed
+        keys("Enter")
+        wait_until_gone("Favoriting failed.")
+        assert "♡ Functions" in screen(), screen()
+        keys("q")
+        wait_for_exit()
+        assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
+        wait_for("[1 Counters]")
+        keys("4")
+        assert "♡ Functions" in wait_for("Side Effects")
         keys("q")
         wait_for_exit()
     finally:

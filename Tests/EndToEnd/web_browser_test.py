@@ -541,6 +541,28 @@ def main():
             c.wait(lambda: c.displayed(alert, 1) is False, "alert dismissed")
             c.wait(lambda: c.attribute(heart, "aria-pressed", 1) == "false", "rolled back")
 
+        def a_favorite_whose_screen_is_left_mid_save_is_not_kept():
+            # The newcomer's sequence on the failing server: open an episode, favorite it, and go
+            # Back at once. The save goes on without its screen: its failure shows on the list,
+            # OK puts the heart back, and a reload shows nothing kept.
+            heart = "#episode-list .episode .heart"
+            alert = "#episode-list .episode .alert"
+            c.click('#episode-list .episode [data-do="episode.open"]', 4)
+            c.wait(lambda: c.displayed("#episode-screen"), "screen pushed")
+            c.click("#screen-heart")
+            c.wait(lambda: c.attribute("#screen-heart", "aria-pressed") == "true", "favorited")
+            driver.back()
+            c.wait(lambda: c.displayed("#episode-screen") is False, "Back closes the screen")
+            assert c.attribute(heart, "aria-pressed", 4) == "true", "the row shows the choice"
+            c.wait(lambda: c.displayed(alert, 4), "the failure shows on the list")
+            assert (text := c.text(alert, 4)).startswith("Favoriting failed."), text
+            c.click(alert + " button", 4)
+            c.wait(lambda: c.attribute(heart, "aria-pressed", 4) == "false", "rolled back")
+            driver.refresh()
+            c.wait(lambda: c.displayed(heart, 4), "reloaded")
+            time.sleep(0.5)
+            assert c.attribute(heart, "aria-pressed", 4) == "false", "nothing was kept"
+
         def upstream_errors_are_visible():
             c.click("#tab-search")
             c.type("#search-query", "Seoul")
@@ -907,6 +929,8 @@ def main():
             ("a reload resumes the session from its HttpOnly cookie; no CSP violation",
              session_survives_a_reload),
             ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),
+            ("a favorite whose screen is left mid-save is not kept when the save fails",
+             a_favorite_whose_screen_is_left_mid_save_is_not_kept),
             ("upstream errors are visible", upstream_errors_are_visible),
             ("a first visit logs no error and counts no refusal; /readyz is text", first_visit_is_quiet),
             ("counters have names; the removal's button looks destructive",

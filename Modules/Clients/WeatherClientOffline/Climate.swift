@@ -10,6 +10,13 @@ import Foundation
 /// - **season** `18 · (φ / 90) · cos(2π (day − 15 July) / 365.2425)`: no swing at the equator,
 ///   up to ±18 °C at the poles, warmest in mid-July in the north and in mid-January in the south
 ///   (the sign of φ flips it);
+/// - **calibration** to real climate normals: the stations of ``ClimateNormals`` say, month by
+///   month, how far their normals are from the two terms above (London is 8 °C milder in
+///   November, Novosibirsk 9 °C colder in January); a place takes the stations' departures
+///   weighted by `exp(−(d / 1,500 km)²) / d²` of its distance `d` to each (`d` at least 10 km),
+///   beside the model's own zero departure weighted as a station 1,500 km away. A place at a
+///   station gets that station's normals, one between stations a blend, and one far from every
+///   station the latitude model's. Departures between mid-months are interpolated;
 /// - **day-to-day anomaly** up to about ±3.5 °C, mixing that day's draw with the previous day's
 ///   so that weather persists a little;
 /// - **daily spread** (max − min) from about 4 to 12 °C: a per-place base plus a daily draw.
@@ -25,9 +32,19 @@ struct Climate: Sendable {
   /// The climate of a place; coordinates out of range are clamped, and ones that are not finite
   /// read as 0 (callers check them first: see ``OfflineWeatherError``).
   init(latitude: Double, longitude: Double) {
+    self.init(latitude: latitude, longitude: longitude, stations: Self.calibration)
+  }
+
+  /// The climate of a place calibrated by `stations` (a test leaves one out).
+  init(latitude: Double, longitude: Double, stations: [Calibration]) {
     self.latitude = latitude.isFinite ? max(-90, min(latitude, 90)) : 0
     self.longitude = longitude.isFinite ? max(-180, min(longitude, 180)) : 0
+    self.monthlyDepartures = Self.departures(
+      atLatitude: self.latitude, longitude: self.longitude, stations: stations)
   }
+
+  /// The departure of this place's normals from the latitude model, per month (mid-month).
+  let monthlyDepartures: [Double]
 
   /// One day's temperatures in degrees Celsius, not rounded.
   struct Day: Equatable, Sendable {
@@ -58,8 +75,88 @@ struct Climate: Sendable {
     let anomaly = 3.5 * (0.65 * today.signed(0) + 0.35 * yesterday.signed(0))
     let placeSpread = 5 + 4 * SeededNoise(coordinates.latitude, coordinates.longitude).unit(1)
     let spread = max(2, placeSpread + 3 * today.signed(1))
-    let mean = annualMean + seasonalDeparture(onDay: day) + anomaly
+    let mean = normalMean(onDay: day) + anomaly
     return Day(minimum: mean - spread / 2, maximum: mean + spread / 2)
+  }
+
+  /// The mean temperature of `day` in a normal year, in °C: the latitude model, calibrated.
+  func normalMean(onDay day: Int) -> Double {
+    annualMean + seasonalDeparture(onDay: day) + calibratedDeparture(onDay: day)
+  }
+
+  /// The calibration's departure on `day`, interpolated between the mid-month values.
+  func calibratedDeparture(onDay day: Int) -> Double {
+    // The day of the year, 0 on 1 January (to a day: the year's length is averaged).
+    let year = Double(day) / Self.yearLength
+    let dayOfYear = (year - year.rounded(.down)) * Self.yearLength
+    // Mid-months are 15.2 + 30.44·m days into the year; find the two around `dayOfYear`.
+    let monthLength = Self.yearLength / 12
+    let position = (dayOfYear - monthLength / 2) / monthLength
+    let before = Int(position.rounded(.down))
+    let weight = position - Double(before)
+    let first = monthlyDepartures[(before + 12) % 12]
+    let second = monthlyDepartures[(before + 13) % 12]
+    return first + (second - first) * weight
+  }
+
+  /// A station's departures from the latitude model, month by month.
+  struct Calibration: Sendable {
+    let name: String
+    let latitude: Double
+    let longitude: Double
+    let monthlyDepartures: [Double]
+  }
+
+  /// Every station of ``ClimateNormals``, as departures from the model at its latitude.
+  static let calibration: [Calibration] = ClimateNormals.stations.map { station in
+    let model = Climate(latitude: station.latitude, longitude: station.longitude, stations: [])
+    return Calibration(
+      name: station.name, latitude: station.latitude, longitude: station.longitude,
+      monthlyDepartures: (0..<12).map { month in
+        station.monthlyMeans[month] - model.modelMean(inMonth: month)
+      })
+  }
+
+  /// The latitude model's mean temperature in the middle of `month` (0 is January).
+  func modelMean(inMonth month: Int) -> Double {
+    let monthLength = Self.yearLength / 12
+    let day = Int((monthLength * (Double(month) + 0.5)).rounded(.down))
+    return annualMean + seasonalDeparture(onDay: day)
+  }
+
+  /// The weighted departures of `stations` at a point, month by month.
+  static func departures(
+    atLatitude latitude: Double, longitude: Double, stations: [Calibration]
+  ) -> [Double] {
+    guard !stations.isEmpty else { return Array(repeating: 0, count: 12) }
+    var sums = Array(repeating: 0.0, count: 12)
+    var total = modelWeight
+    for station in stations {
+      let distance = kilometres(latitude, longitude, station.latitude, station.longitude)
+      let weight = exp(-pow(distance / reach, 2)) / pow(max(distance, 10), 2)
+      guard weight > 0 else { continue }
+      total += weight
+      for month in 0..<12 { sums[month] += weight * station.monthlyDepartures[month] }
+    }
+    return sums.map { $0 / total }
+  }
+
+  /// How far a station's climate reaches: its weight is `exp(−(d / reach)²) / d²`.
+  static let reach = 1_500.0
+  /// The weight of the latitude model's own (zero) departure: a station's at `reach`.
+  static let modelWeight = exp(-1) / (reach * reach)
+
+  /// The great-circle distance between two points, in km.
+  static func kilometres(
+    _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double
+  ) -> Double {
+    let radians = Double.pi / 180
+    let halfLatitude = sin((latitude2 - latitude1) * radians / 2)
+    let halfLongitude = sin((longitude2 - longitude1) * radians / 2)
+    let term =
+      halfLatitude * halfLatitude
+      + cos(latitude1 * radians) * cos(latitude2 * radians) * halfLongitude * halfLongitude
+    return 6_371 * 2 * asin(min(1, sqrt(term)))
   }
 
   /// The coordinates in 1/10,000 degree, the gazetteer's precision.

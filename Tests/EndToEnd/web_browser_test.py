@@ -509,6 +509,22 @@ def main():
             assert c.attribute("#episode-list .episode .heart", "aria-pressed", 2) == "true", \
                 "the row shares the favorite"
 
+        def the_list_shows_the_favorites_only():
+            favorites = [e["title"] for e in page_state(driver)["episodes"] if e["isFavorite"]]
+            assert favorites, "earlier checks favorited some episodes"
+            c.click("#episodes-favorites-only")
+            c.wait(lambda: c.count("#episode-list .episode") == len(favorites), "favorites only")
+            titles = [c.text("#episode-list .episode .title", i) for i in range(len(favorites))]
+            assert titles == favorites, (titles, favorites)
+            assert c.text("#episodes-filter-count") == f"{len(favorites)} of 6"
+            assert c.selected("#episodes-favorites-only")
+            driver.refresh()
+            c.wait(lambda: c.count("#episode-list .episode") == len(favorites), "kept on reload")
+            assert c.selected("#episodes-favorites-only")
+            c.click("#episodes-favorites-only")
+            c.wait(lambda: c.count("#episode-list .episode") == 6, "every episode again")
+            assert c.text("#episodes-filter-count") == ""
+
         def session_survives_a_reload():
             # The session id is in an HttpOnly cookie: a reload resumes the same session, and
             # no script on the page can read the id.
@@ -751,6 +767,8 @@ def main():
             keys(driver, Keys.END)
             c.wait(lambda: c.attribute("#tab-episodes", "aria-selected") == "true", "End selects Episodes")
             keys(driver, Keys.TAB)
+            assert active_id(driver) == "episodes-favorites-only", active_id(driver)
+            keys(driver, Keys.TAB)
             assert driver.execute_script("return document.activeElement.dataset.do") == "episode.open"
             keys(driver, Keys.ENTER)
             c.wait(lambda: c.displayed("#episode-screen"), "Enter opens the screen")
@@ -926,6 +944,8 @@ def main():
             ("favorite succeeds", favorite_succeeds),
             ("an episode screen is pushed, shares the favorite, and closes itself",
              episode_screen_on_a_stack),
+            ("the list shows the favorites only, and every episode again",
+             the_list_shows_the_favorites_only),
             ("a reload resumes the session from its HttpOnly cookie; no CSP violation",
              session_survives_a_reload),
             ("failed favorite shows an alert; OK rolls back", failed_favorite_alert_and_rollback),

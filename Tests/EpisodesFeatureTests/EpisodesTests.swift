@@ -332,6 +332,48 @@ struct EpisodesTests {
     }
   }
 
+  /// The list can show the favorites only; a row whose save is in flight or failed stays shown
+  /// until its outcome is known, so that an unfavorite's failure shows where it was made.
+  @Test func theListCanShowTheFavoritesOnly() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      $0.favoriteClient.favorites = { [UUID(1), UUID(4)] }
+      $0.favoriteClient.favorite = { _, _ in
+        try await clock.sleep(for: .seconds(1))
+        throw FavoriteError()
+      }
+    }
+    await store.send(.task) { $0.chosenWhileLoading = [] }
+    await store.receive(\.favoritesResponse.success) {
+      $0.chosenWhileLoading = nil
+      $0.episodes[id: UUID(1)]?.favorite = FavoritingState(id: UUID(1), isFavorite: true)
+      $0.episodes[id: UUID(4)]?.favorite = FavoritingState(id: UUID(4), isFavorite: true)
+    }
+    #expect(store.state.shownEpisodes.count == 6)
+    await store.send(.favoritesOnlyToggled) { $0.showsFavoritesOnly = true }
+    #expect(store.state.shownEpisodes.map(\.title) == ["Side Effects", "Parsers"])
+    // Unfavoriting a row keeps it shown while it saves, and with its failure alert.
+    await store.send(\.episodes[id: UUID(4)].favorite.buttonTapped) {
+      $0.episodes[id: UUID(4)]?.favorite.isFavorite = false
+      $0.episodes[id: UUID(4)]?.favorite.saving = false
+    }
+    #expect(store.state.shownEpisodes.map(\.title) == ["Side Effects", "Parsers"])
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.episodes[id: UUID(4)].favorite.response.failure) {
+      $0.episodes[id: UUID(4)]?.favorite.saving = nil
+      $0.episodes[id: UUID(4)]?.favorite.alert = Self.failed
+    }
+    #expect(store.state.shownEpisodes.map(\.title) == ["Side Effects", "Parsers"])
+    await store.send(\.episodes[id: UUID(4)].favorite.alert.dismiss) {
+      $0.episodes[id: UUID(4)]?.favorite.alert = nil
+      $0.episodes[id: UUID(4)]?.favorite.isFavorite = true
+    }
+    await store.send(.favoritesOnlyToggled) { $0.showsFavoritesOnly = false }
+    #expect(store.state.shownEpisodes.count == 6)
+  }
+
   @Test func theMocksAreNewReferencesEachTime() {
     let first = IdentifiedArrayOf<Episode.State>.mocks
     let second = IdentifiedArrayOf<Episode.State>.mocks

@@ -197,6 +197,31 @@ struct RenderingTests {
     #expect(!text.contains("→/o open"))
   }
 
+  @Test func theEpisodesCanShowTheFavoritesOnly() {
+    let all = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .episodes
+        $0.episodes.episodes[id: UUID(3)]?.favorite.isFavorite = true
+      }, view: ViewState(), registration: .app, style: .plain)
+    #expect(all.contains("  ♡ Side Effects\n"))
+    #expect(all.contains(" · v favorites only · "))
+    let favorites = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .episodes
+        $0.episodes.episodes[id: UUID(3)]?.favorite.isFavorite = true
+        $0.episodes.showsFavoritesOnly = true
+      }, view: ViewState(), registration: .app, style: .plain)
+    #expect(favorites.contains("Favorites only (1 of 6)\n› ♥ DSLs\n"), "\(favorites)")
+    #expect(!favorites.contains("Side Effects"))
+    #expect(favorites.contains(" · v every episode · "))
+    let none = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .episodes
+        $0.episodes.showsFavoritesOnly = true
+      }, view: ViewState(), registration: .app, style: .plain)
+    #expect(none.contains("Favorites only (0 of 6)\nNo favorites yet: v shows every episode.\n"))
+  }
+
   @Test func aSaveInFlightShowsAndConfirmationsHaveTheirOwnHelp() {
     let saving = ScreenRenderer.render(
       state {

@@ -374,6 +374,28 @@ struct TerminalFeatureTests {
     await store.receive(\.app.episodes.episodes)
   }
 
+  @Test func vShowsTheFavoritesOnlyAndTheSelectionStaysOnAShownRow() async {
+    let store = makeStore {
+      $0.favoriteClient = .inMemory()
+    }
+    await store.send(.keyPressed(.character("4")))
+    await store.receive(\.app.tabSelected) { $0.app.selectedTab = .episodes }
+    await store.send(.keyPressed(.down)) { $0.view.selectedEpisode = 1 }
+    await store.send(.keyPressed(.down)) { $0.view.selectedEpisode = 2 }
+    await store.send(.keyPressed(.character("v")))
+    await store.receive(\.app.episodes.favoritesOnlyToggled) {
+      $0.app.episodes.showsFavoritesOnly = true
+      $0.view.selectedEpisode = 0
+    }
+    #expect(
+      ScreenRenderer.render(store.state, registration: .app, style: .plain).contains(
+        "No favorites yet: v shows every episode."))
+    await store.send(.keyPressed(.character("v")))
+    await store.receive(\.app.episodes.favoritesOnlyToggled) {
+      $0.app.episodes.showsFavoritesOnly = false
+    }
+  }
+
   @Test func anEpisodeScreenOpensSharesTheFavoriteAndGoesBack() async {
     let store = makeStore {
       $0.favoriteClient = .inMemory()

@@ -123,7 +123,7 @@ struct StateSchemaTests {
     #expect(
       Set(properties.keys) == [
         "header", "selectedTab", "counters", "removalConfirmation", "search", "settings",
-        "episodes", "episodesError", "episodeScreens",
+        "episodes", "favoritesOnly", "episodeCount", "episodesError", "episodeScreens",
       ])
     let required = Set(schema["required"] as? [String] ?? [])
     #expect(!required.contains("removalConfirmation") && required.contains("counters"))

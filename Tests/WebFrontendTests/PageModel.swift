@@ -103,6 +103,7 @@ extension UserAction {
     Self("episode.dismissAlert", id: episodeID)
   }
   static func openEpisode(id: UUID) -> Self { Self("episode.open", id: id) }
+  static let toggleFavoritesOnly = Self("episodes.favoritesOnly")
   static let toggleScreenFavorite = Self("screen.favorite")
   static let dismissScreenAlert = Self("screen.dismissAlert")
   static let closeScreen = Self("screen.close")

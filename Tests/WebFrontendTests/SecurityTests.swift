@@ -648,8 +648,8 @@ extension UserAction {
       .changeSearchQuery("Seoul"), .submitSearch, .selectSearchResult(id: 1),
       .changeSetting(.protectMyPosts(true)), .resetSettings, .confirmResetSettings,
       .cancelResetSettings, .toggleFavorite(episodeID: id), .dismissFavoriteAlert(episodeID: id),
-      .openEpisode(id: id), .toggleScreenFavorite, .dismissScreenAlert, .closeScreen,
-      .popScreen,
+      .openEpisode(id: id), .toggleFavoritesOnly, .toggleScreenFavorite, .dismissScreenAlert,
+      .closeScreen, .popScreen,
     ]
   }()
 }

@@ -30,6 +30,8 @@ public struct Episodes: Sendable {
     public var loadError: String?
     /// The episode screens on the navigation stack, the last one on top.
     public var path: StackState<EpisodeDetail.State>
+    /// Whether the list shows only the favorites (see ``shownEpisodes``).
+    public var showsFavoritesOnly: Bool
     /// While the saved favorites are being loaded: the episodes whose choice was made or being
     /// saved since the load began, which its answer leaves alone.
     public var chosenWhileLoading: Set<Episode.State.ID>?
@@ -38,12 +40,23 @@ public struct Episodes: Sendable {
       episodes: IdentifiedArrayOf<Episode.State> = .mocks,
       loadError: String? = nil,
       path: StackState<EpisodeDetail.State> = StackState(),
+      showsFavoritesOnly: Bool = false,
       chosenWhileLoading: Set<Episode.State.ID>? = nil
     ) {
       self.episodes = episodes
       self.loadError = loadError
       self.path = path
+      self.showsFavoritesOnly = showsFavoritesOnly
       self.chosenWhileLoading = chosenWhileLoading
+    }
+
+    /// The rows the list shows: every episode, or with ``showsFavoritesOnly`` the favorites and
+    /// the rows whose save is in flight or failed (so that its outcome shows where it was made).
+    public var shownEpisodes: IdentifiedArrayOf<Episode.State> {
+      guard showsFavoritesOnly else { return episodes }
+      return episodes.filter {
+        $0.favoriting.isFavorite || $0.favoriting.isSaving || $0.favoriting.alert != nil
+      }
     }
   }
 
@@ -52,6 +65,8 @@ public struct Episodes: Sendable {
     case episodeTapped(Episode.State.ID)
     case episodes(IdentifiedActionOf<Episode>)
     case favoritesResponse(Result<Set<Episode.State.ID>, any Error>)
+    /// Shows only the favorites, or every episode again.
+    case favoritesOnlyToggled
     case path(StackActionOf<EpisodeDetail>)
     /// Loads the saved favorites; sent once by the front end.
     case task
@@ -67,6 +82,10 @@ public struct Episodes: Sendable {
       case .episodeTapped(let id):
         guard let episode = state.episodes[id: id] else { return .none }
         state.path.append(EpisodeDetail.State(episode: episode))
+        return .none
+
+      case .favoritesOnlyToggled:
+        state.showsFavoritesOnly.toggle()
         return .none
 
       case .episodes(.element(let id, .favorite)):

@@ -22,9 +22,9 @@ import Testing
 struct SampleSessionTests {
   @Test
   func sampleSession() async {
-    let id1 = UUID(uuidString: "5C0B0DF3-9329-4194-9AFE-1CE4BEDFBC8D")!
+    let id1 = UUID(uuidString: "B1187534-18A3-41D6-842E-7B35CB1CEF8A")!
     let id2 = UUID(0)
-    let id3 = UUID(uuidString: "9E02A79A-A272-4914-8E19-E7A3EFBCFDB1")!
+    let id3 = UUID(uuidString: "8D19F9BD-9C69-4810-AE85-710EC5AFA14D")!
 
     let clock = TestClock()
     let favoriteClientFavoritesReplies = RecordedReplies<Set<UUID>>("favoriteClient.favorites", [

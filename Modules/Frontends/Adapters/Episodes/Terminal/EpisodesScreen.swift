@@ -13,7 +13,12 @@ public enum EpisodesScreen: TerminalScreen {
       return episodeScreen(screen, style: style)
     }
     var lines: [String] = []
-    for (index, episode) in episodes.episodes.enumerated() {
+    let shown = episodes.shownEpisodes
+    if episodes.showsFavoritesOnly {
+      lines.append(style.dim("Favorites only (\(shown.count) of \(episodes.episodes.count))"))
+      if shown.isEmpty { lines.append("No favorites yet: v shows every episode.") }
+    }
+    for (index, episode) in shown.enumerated() {
       let heart = episode.favoriting.isFavorite ? style.red("♥") : "♡"
       let marker = ScreenRenderer.marker(index == view.selectedEpisode, style: style)
       let saving = episode.favoriting.isSaving ? "  " + style.yellow("⟳ saving…") : ""
@@ -36,8 +41,9 @@ public enum EpisodesScreen: TerminalScreen {
       state.path.last.map { $0.favoriting.alert != nil }
       ?? state.episodes.contains { $0.favoriting.alert != nil }
     if alertIsUp { return "Enter/Esc/Space OK (puts the ♥ back)" }
-    return state.path.isEmpty
-      ? "↑/↓ select · Enter/Space/f favorite · →/o open" : "Enter/Space/f favorite · Esc/← back"
+    guard state.path.isEmpty else { return "Enter/Space/f favorite · Esc/← back" }
+    let filter = state.showsFavoritesOnly ? "v every episode" : "v favorites only"
+    return "↑/↓ select · Enter/Space/f favorite · →/o open · \(filter)"
   }
 
   public static func action(
@@ -47,11 +53,12 @@ public enum EpisodesScreen: TerminalScreen {
     if let id = state.path.ids.last {
       return episodeScreen(id, key, state: state, dismisses: dismisses)
     }
-    let episodes = state.episodes
-    if let alerted = episodes.first(where: { $0.favoriting.alert != nil }) {
+    if let alerted = state.episodes.first(where: { $0.favoriting.alert != nil }) {
       guard dismisses else { return nil }
       return .episodes(.element(id: alerted.id, action: .favorite(.alert(.dismiss))))
     }
+    if key == .character("v") { return .favoritesOnlyToggled }
+    let episodes = state.shownEpisodes
     if let row = moved(view.selectedEpisode, by: key, count: episodes.count) {
       view.selectedEpisode = row
       return nil
@@ -71,7 +78,7 @@ public enum EpisodesScreen: TerminalScreen {
   public static func update(
     _ view: inout ViewState, after action: Episodes.Action?, state: Episodes.State
   ) {
-    view.selectedEpisode = clamp(view.selectedEpisode, count: state.episodes.count)
+    view.selectedEpisode = clamp(view.selectedEpisode, count: state.shownEpisodes.count)
   }
 
   /// A key on the episode screen on top of the stack: favorite, its alert, close (the screen

@@ -17,6 +17,8 @@ public enum EpisodesPage: WebFeature {
       try requireEpisode(id, in: state)
       return .episodes(.element(id: id, action: .favorite(.buttonTapped)))
     },
+    // The "Favorites only" switch above the list.
+    WebRoute("episodes.favoritesOnly") { _ throws(APIError) in .favoritesOnlyToggled },
     // Pushes the episode's screen.
     WebRoute("episode.open", episodeID, read: id) { id, state throws(APIError) in
       try requireEpisode(id, in: state)
@@ -57,7 +59,12 @@ public enum EpisodesPage: WebFeature {
   ]
 
   public struct View: Codable, Equatable, Sendable {
+    /// The rows the list shows (every episode, or the favorites only).
     public var episodes: [EpisodeView]
+    /// Whether the list shows the favorites only.
+    public var favoritesOnly: Bool
+    /// How many episodes there are, shown or not.
+    public var episodeCount: Int
     /// Why the saved favorites could not be loaded.
     public var episodesError: String?
     /// The episode screens open on the navigation stack, the last one on top (the one shown).
@@ -77,12 +84,14 @@ public enum EpisodesPage: WebFeature {
 
   public static func view(of state: Episodes.State) -> View {
     View(
-      episodes: state.episodes.map {
+      episodes: state.shownEpisodes.map {
         EpisodeView(
           id: $0.id, title: $0.title, isFavorite: $0.favoriting.isFavorite,
           isSaving: $0.favoriting.isSaving,
           alert: AlertView($0.favoriting.alert))
       },
+      favoritesOnly: state.showsFavoritesOnly,
+      episodeCount: state.episodes.count,
       episodesError: state.loadError,
       episodeScreens: state.path.map {
         EpisodeView(

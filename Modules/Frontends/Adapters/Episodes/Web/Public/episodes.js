@@ -6,6 +6,7 @@ export function bind(send) {
   $("screen-close").addEventListener("click", () => send({ type: "screen.close" }));
   $("screen-heart").addEventListener("click", () => send({ type: "screen.favorite" }));
   $("screen-alert-ok").addEventListener("click", () => send({ type: "screen.dismissAlert" }));
+  $("episodes-favorites-only").addEventListener("change", () => send({ type: "episodes.favoritesOnly" }));
   // Esc on the episode screen dismisses its alert if one is up, else closes the screen, as the
   // screen's ‹ button does (and as Esc does in the terminal).
   $("episode-screen").addEventListener("keydown", (event) => {
@@ -41,6 +42,12 @@ export function render(state, send) {
   const screen = screens.length ? screens[screens.length - 1] : null;
   setShown($("episode-screen"), !!screen);
   setShown($("episode-list"), !screen);
+  setShown($("episodes-filter"), !screen);
+  const favoritesOnly = !!state.favoritesOnly;
+  $("episodes-favorites-only").checked = favoritesOnly;
+  const shownCount = (state.episodes || []).length;
+  setText($("episodes-filter-count"), favoritesOnly ? `${shownCount} of ${state.episodeCount}` : "");
+  setShown($("episodes-no-favorites"), !screen && favoritesOnly && shownCount === 0);
   if (screen) {
     setText($("screen-title"), screen.title);
     showHeart($("screen-heart"), screen);

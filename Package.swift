@@ -170,7 +170,10 @@ let package = Package(
       name: "WeatherClientOffline",
       dependencies: ["WeatherClient"],
       path: "Modules/Clients/WeatherClientOffline",
-      resources: [.copy("Resources/gazetteer.tsv"), .copy("Resources/ATTRIBUTION.md")]
+      resources: [
+        .copy("Resources/gazetteer.tsv"), .copy("Resources/gazetteer.index"),
+        .copy("Resources/ATTRIBUTION.md"),
+      ]
     ),
     .target(
       name: "FactClientOffline",

@@ -30,6 +30,8 @@ struct GazetteerParser {
   }
 
   let source: String
+  /// Whether every name is folded into a key here; a prepared index brings the keys instead.
+  let foldsNames: Bool
   private(set) var rows: [Row] = []
   /// The keys of every name, one after the other.
   private(set) var keys: [UInt8] = []
@@ -39,8 +41,9 @@ struct GazetteerParser {
   private(set) var admin1s = Interner()
   private(set) var timeZones = Interner()
 
-  init(source: String) {
+  init(source: String, foldsNames: Bool = true) {
     self.source = source
+    self.foldsNames = foldsNames
     _ = admin1s.position(of: "")  // position 0: no first-level division
   }
 
@@ -101,6 +104,7 @@ struct GazetteerParser {
       Row(
         id: id, name: name, latitude: latitude, longitude: longitude, population: population,
         country: country, admin1: admin1, timeZone: timeZone))
+    guard foldsNames else { return }
     addKey(of: fields[1], place: row, isMainName: true)
     if !fields[9].isEmpty {
       for alternate in fields[9].split(separator: UInt8(ascii: "|")) {

@@ -22,6 +22,20 @@ struct NameIndex: Sendable {
   /// The number of distinct (key, place) pairs.
   var count: Int { entries.count }
 
+  /// Entries already in the order ``init(keys:entries:)`` gives them (a prepared index's).
+  init(keys: [UInt8], sortedEntries: [Entry]) {
+    self.keys = keys
+    self.entries = sortedEntries
+  }
+
+  /// Every entry in order, with its key: what a prepared index stores.
+  func forEachEntry(_ body: (ArraySlice<UInt8>, Entry) -> Void) {
+    for entry in entries {
+      let start = Int(entry.keyStart)
+      body(keys[start..<start + Int(entry.keyLength)], entry)
+    }
+  }
+
   /// Sorts `entries` by key, then place, and drops repeated pairs (a name and its ASCII spelling
   /// often fold to the same key).
   init(keys: [UInt8], entries unsorted: [Entry]) {

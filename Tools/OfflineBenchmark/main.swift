@@ -79,7 +79,8 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
 
 print("offline gazetteer: \(gazetteer.count) places, \(gazetteer.nameCount) distinct names")
 print(
-  "load (parse the places, read the prepared index): \(String(format: "%.0f", microseconds(loadTime) / 1000)) ms")
+  "load (parse the places, read the prepared index): \(String(format: "%.0f", microseconds(loadTime) / 1000)) ms"
+)
 print(
   "resident memory: \(format(rssBefore, "MiB")) before, \(format(rssAfter, "MiB")) after "
     + "(+\(format(rssAfter.flatMap { after in rssBefore.map { after - $0 } }, "MiB"))), "

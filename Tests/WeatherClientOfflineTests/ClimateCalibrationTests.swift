@@ -87,7 +87,7 @@ struct ClimateCalibrationTests {
   }
 
   private func midMonth(_ month: Int) -> Int {
-    Int((Climate.yearLength / 12 * (Double(month) + 0.5)).rounded(.down))
+    Climate.midMonthDay(month)
   }
 
   private func rounded(_ values: [Double]) -> [Double] {

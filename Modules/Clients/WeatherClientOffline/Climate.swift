@@ -119,9 +119,12 @@ struct Climate: Sendable {
 
   /// The latitude model's mean temperature in the middle of `month` (0 is January).
   func modelMean(inMonth month: Int) -> Double {
-    let monthLength = Self.yearLength / 12
-    let day = Int((monthLength * (Double(month) + 0.5)).rounded(.down))
-    return annualMean + seasonalDeparture(onDay: day)
+    annualMean + seasonalDeparture(onDay: Self.midMonthDay(month))
+  }
+
+  /// The day (since 1970-01-01) in the middle of `month` (0 is January) of 1970.
+  static func midMonthDay(_ month: Int) -> Int {
+    Int((yearLength / 12 * (Double(month) + 0.5)).rounded(.down))
   }
 
   /// The weighted departures of `stations` at a point, month by month.

@@ -29,12 +29,6 @@ public struct EpisodeDetail: Sendable {
       self._favoriting = favoriting
       self.title = title
     }
-
-    /// The favorite button's state, written through the shared reference.
-    public var favorite: FavoritingState<UUID> {
-      get { favoriting }
-      set { $favoriting.setIfChanged(newValue) }
-    }
   }
 
   @RecordDecodable

@@ -97,14 +97,10 @@ public struct Episodes: Sendable {
         let chosen = state.chosenWhileLoading ?? []
         state.chosenWhileLoading = nil
         for episode in state.episodes where !chosen.contains(episode.id) {
-          let isFavorite = favorites.contains(episode.id)
-          guard
-            episode.favoriting.isFavorite != isFavorite || episode.favoriting.saved != isFavorite
-          else { continue }
-          episode.$favoriting.withLock {
-            $0.isFavorite = isFavorite
-            $0.saved = isFavorite
-          }
+          var loaded = episode.favoriting
+          loaded.isFavorite = favorites.contains(episode.id)
+          loaded.saved = loaded.isFavorite
+          episode.$favoriting.setIfChanged(loaded)
         }
         return .none
 

@@ -18,7 +18,8 @@ import WebFrontend
 /// ```
 public enum AppComposition {
   /// The terminal app's clients (the gazetteer of `--offline` loads while the first screen is
-  /// drawn) and its local profile's data (owner `local`, in `app.sqlite` unless told otherwise).
+  /// drawn) and its local profile's data (owner `local`, in `app.sqlite` unless told otherwise):
+  /// favorites, settings, and the counters and tab of the last run.
   /// With `FAVORITE_FAILURE_RATE`, favorites are saved by the seed's simulated service instead,
   /// as the server's `--favorite-failure-rate` does.
   public static let terminal = TerminalComposition(
@@ -28,11 +29,13 @@ public enum AppComposition {
     storage: { settings in
       let storage = try await OpenedStorage.open(
         settings, fileName: TerminalApp.defaultDatabaseFileName, logger: Logger(label: "app-cli"))
-      let kept = storage.clients(owner: "local")
-      guard let failureRate = try settings.favoriteFailureRate() else { return kept }
+      let clients = storage.clients(owner: "local")
+      let keptApp = storage.keptApp(owner: "local")
+      let failureRate = try settings.favoriteFailureRate()
       return { values in
-        kept(&values)
-        values.favoriteClient = .simulated(failureRate: failureRate)
+        clients(&values)
+        values.keptApp = keptApp
+        if let failureRate { values.favoriteClient = .simulated(failureRate: failureRate) }
       }
     },
     hint: { failure in

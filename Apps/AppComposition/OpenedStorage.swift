@@ -1,13 +1,16 @@
 import AppConfiguration
+import AppTerminal
 import ComposableArchitecture
 import Dependencies
 import FavoriteClient
 import FavoriteClientLive
+import Foundation
 import LivePostgres
 import LiveStorage
 import Logging
 import SettingsClient
 import SettingsClientLive
+import Synchronization
 import WebFrontend
 
 /// The storage an executable opened — one SQLite file, or a PostgreSQL database — closed when it
@@ -58,6 +61,32 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
       values.favoriteClient = favoriteClient
       values.settingsClient = settingsClient
     }
+  }
+
+  /// The terminal app's kept counters and tab: the owner's row in the table of saved sessions,
+  /// named `terminal:<owner>` (stored, like every saved session, under its key's hash). Each
+  /// run is a holder of its own: its load claims the row, so the run started last keeps its
+  /// counters, and an older run still open is told its saves are refused.
+  func keptApp(owner: String) -> KeptAppClient {
+    let (storage, id, holder) = (storage, "terminal:" + owner, UUID().uuidString)
+    let revision = Mutex(0)
+    return KeptAppClient(
+      load: {
+        guard let saved = try await storage.claimSession(id: id, owner: owner, holder: holder)
+        else { return nil }
+        revision.withLock { $0 = saved.revision }
+        return saved.state
+      },
+      save: { state in
+        let next = revision.withLock { revision in
+          revision += 1
+          return revision
+        }
+        let session = SavedSession(owner: owner, revision: next, state: state, holder: holder)
+        guard try await storage.saveSession(session, id: id) else {
+          throw StorageError("another app-cli started later keeps its counters instead")
+        }
+      })
   }
 }
 

@@ -73,13 +73,17 @@ struct Interactive: FrontEndCommand, StorageOwner {
     return 0
   }
 
-  /// Runs the app full screen; returns what it last said about recording.
+  /// Runs the app full screen, from the counters and tab the last run kept, keeping them as
+  /// they change; returns what it last said about recording.
   @MainActor
   private func runSession(_ dependencies: @escaping DependencyOverrides) async -> String? {
     let recorder = TerminalRecorder<AppFeature>(
       AppFeature.recorded, file: recordFile.map { URL(fileURLWithPath: $0) })
-    await InteractiveSession.run(
-      store: makeStore(dependencies), registration: .app, recorder: recorder)
+    let store = makeStore(dependencies)
+    let kept = withDependencies(dependencies) { DependencyValues._current.keptApp }
+    let keeper = await AppKeeper.start(store, kept: kept)
+    await InteractiveSession.run(store: store, registration: .app, recorder: recorder)
+    await keeper?.finish(store)
     return recorder.lastStatus
   }
 

@@ -1,4 +1,5 @@
 import AppConfiguration
+import AppTerminal
 import Dependencies
 import FavoriteClient
 import Foundation
@@ -53,6 +54,31 @@ struct CompositionTests {
       #expect(saved)
       #expect(favorites == [episode])
     }
+  }
+
+  /// The terminal's counters are kept in the profile's database between runs; the run started
+  /// last holds them, and an older run still open is refused rather than overwriting them.
+  @Test func theTerminalKeepsItsCountersForTheRunStartedLast() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("kept-app-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let settings = ConfigurationReader([
+      "APP_DATABASE": folder.appendingPathComponent("app.sqlite").path
+    ])
+    func keptApp() async throws -> KeptAppClient {
+      var values = DependencyValues()
+      try await AppComposition.terminal.storage(settings)(&values)
+      return values.keptApp
+    }
+    let first = try await keptApp()
+    #expect(try await first.load() == nil)
+    try await first.save(Data("one".utf8))
+    try await first.save(Data("two".utf8))
+    let second = try await keptApp()
+    #expect(try await second.load() == Data("two".utf8))
+    await #expect(throws: (any Error).self) { try await first.save(Data("stale".utf8)) }
+    try await second.save(Data("three".utf8))
+    #expect(try await keptApp().load() == Data("three".utf8))
   }
 
   @Test func theServerSavesSessionsForTheirVisitorOnly() async throws {

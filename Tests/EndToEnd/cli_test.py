@@ -5,6 +5,7 @@ import datetime
 import json
 import os
 import pathlib
+import re
 import socket
 import sqlite3
 import subprocess
@@ -28,8 +29,11 @@ DATA_HOME = tempfile.mkdtemp(prefix="app-cli-e2e-")
 os.environ["XDG_DATA_HOME"] = DATA_HOME
 
 
-def app_command(*arguments, data_home=DATA_HOME):
-    """The shell command that starts app-cli with its data under `data_home`."""
+def app_command(*arguments, data_home=None):
+    """The shell command that starts app-cli with its data under `data_home` (a new folder
+    unless given: the interactive app keeps counters, favorites and settings between runs, and
+    one test's must not show in another's)."""
+    data_home = data_home or tempfile.mkdtemp(dir=DATA_HOME)
     return " ".join(["env", f"XDG_DATA_HOME={data_home}", str(BINARY), *map(str, arguments)])
 
 
@@ -174,6 +178,52 @@ def test_favorites_and_settings_survive_a_restart(base):
         assert "♡ Functions" in listed, listed
         keys("3")
         wait_for("‹ °F ›")
+        keys("q")
+        wait_for_exit()
+    finally:
+        tmux("kill-session", "-t", SESSION)
+
+
+def test_counters_and_their_timers_survive_a_restart(base):
+    """Counters are the user's, like settings and favorites: a new process shows the counts,
+    the facts and the timers that were running (they run again), on the first tab."""
+    database = pathlib.Path(tempfile.mkdtemp(dir=DATA_HOME)) / "kept.sqlite"
+    command = app_command("--offline", "--database", database)
+    tmux("kill-session", "-t", SESSION)
+    try:
+        assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
+        wait_for("[1 Counters]")
+        keys("+", "+", "+")
+        wait_for("count: 3")
+        keys("f")
+        wait_for("3 is")
+        keys("a")
+        wait_for("Counter 2")
+        keys("Down", "-", "-", "t")
+        wait_for("timer: on")
+        keys("2")  # another tab when quitting: the app still opens on the counters
+        wait_for("[2 Search]")
+        keys("q")
+        wait_for_exit()
+
+        assert tmux("new-session", "-d", "-s", SESSION, "-x", "110", "-y", "40", command).returncode == 0
+        restored = wait_for("[1 Counters]")
+        assert re.search(r"Counter 1 +count: +3 +timer: off", restored), restored
+        assert "fact: 3 is" in restored, restored
+        second = re.compile(r"Counter 2 +count: +(-?\d+) +timer: on")
+        kept = second.search(restored)
+        assert kept, restored
+        # The second counter's timer runs again: its count climbs from where it was kept.
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            ticking = screen()
+            now = second.search(ticking)
+            if now and int(now.group(1)) >= int(kept.group(1)) + 2:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError(f"the kept timer does not run:\n{screen()}")
+        assert re.search(r"Counter 1 +count: +3 ", ticking), ticking
         keys("q")
         wait_for_exit()
     finally:

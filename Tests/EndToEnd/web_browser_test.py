@@ -46,6 +46,7 @@ FIXTURES = os.path.join(ROOT, "Tests", "WebFrontendTests", "Fixtures")
 TIMEOUT = 20  # seconds a page condition may take before the check fails
 # Where to keep a screenshot of every screen at 1280 and 390 px, for a person to look at.
 SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR")
+ONLY = os.environ.get("BROWSER_CHECKS")  # runs only the checks whose name contains this text
 
 
 def free_port():
@@ -132,8 +133,12 @@ def launch(arguments, port=None):
     raise RuntimeError("app-server did not start listening")
 
 
-def make_driver():
+def make_driver(profile=None):
+    """A headless Chromium; with `profile`, a folder that keeps its cookies when it quits, so
+    that a second driver on the same folder is the same browser started again."""
     options = Options()
+    if profile:
+        options.add_argument(f"--user-data-dir={profile}")
     options.add_argument("--headless=new")
     options.add_argument("--no-sandbox")
     options.add_argument("--disable-dev-shm-usage")
@@ -322,8 +327,9 @@ class Checks:
         except Exception as error:  # noqa: BLE001 - the description must not hide the failure
             print(f"  (the page could not be described: {type(error).__name__}: {error})", flush=True)
 
-    def wait(self, condition, message):
-        WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.05).until(lambda d: condition(), message)
+    def wait(self, condition, message, timeout=None):
+        WebDriverWait(self.driver, timeout or TIMEOUT, poll_frequency=0.05).until(
+            lambda d: condition(), message)
 
     # Reads: one script each, atomic with respect to the page's rendering (see the class).
 
@@ -881,6 +887,49 @@ def main():
             c.click(increment, 0)
             c.wait(lambda: (counts() or [None])[0] == "4", "the session goes on: count 4")
 
+        def counters_outlive_an_idle_expiry_and_a_browser_restart():
+            # Counters are the visitor's, like favorites and settings: a session that expires
+            # while its tab is open and a timer runs comes back with them, and so does a browser
+            # that restarts (it drops the cookies that have no expiry).
+            server, url = launch(["--offline", "--idle-timeout", "1"])
+            processes.append(server)
+            profile = tempfile.mkdtemp(dir=DATA_HOME)
+            browser = make_driver(profile)
+            try:
+                b = Checks(browser)
+                browser.get(url)
+                b.wait(lambda: b.text("#connection") == "live", "event stream open")
+                increment = '#counter-list .counter [data-do="counter.increment"]'
+                counts = lambda: b.texts("#counter-list .counter .count")
+                for expected in ("1", "2", "3"):
+                    b.click(increment, 0)
+                    b.wait(lambda: (counts() or [None])[0] == expected, f"count {expected}")
+                b.click("#add-counter")
+                b.wait(lambda: len(counts()) == 2, "two counters")
+                b.click('#counter-list .counter [data-do="counter.timer"]', 1)
+                b.wait(lambda: int((counts() or ["0", "0"])[1]) >= 1, "the timer ticks")
+                # An event stream is counted when it closes: the sweeper ended the session.
+                streams = lambda: metric(url, "app_http_request_duration_seconds_count",
+                                         route="/api/session/events", method="GET")
+                before = streams()
+                b.wait(lambda: streams() > before, "the idle session expired", timeout=60)
+                b.wait(lambda: b.text("#connection") == "live", "the event stream reconnected")
+                b.wait(lambda: len(counts()) == 2 and counts()[0] == "3", "the counters are back")
+                ticked = int(counts()[1])
+                b.wait(lambda: int((counts() or ["0", "0"])[1]) > ticked, "the timer runs again")
+                b.click('#counter-list .counter [data-do="counter.timer"]', 1)
+                b.wait(lambda: b.text('#counter-list .counter [data-do="counter.timer"]', 1)
+                       == "Start timer", "timer off")
+                kept = counts()
+                browser.quit()
+                browser = make_driver(profile)
+                b = Checks(browser)
+                browser.get(url)
+                b.wait(lambda: b.text("#connection") == "live", "the restarted browser is live")
+                assert counts() == kept, (counts(), kept)
+            finally:
+                browser.quit()
+
         def a_refused_event_stream_is_tried_again_with_pauses():
             # A session takes at most four event streams (other tabs, pages being reloaded whose
             # streams have not closed yet); a fifth is refused with 429. The page must then wait
@@ -972,11 +1021,15 @@ def main():
             ("favorites and settings are kept across a server restart", kept_across_a_restart),
             ("the page reconnects to the same state after a crash",
              the_page_reconnects_to_the_same_state_after_a_crash),
+            ("counters outlive an idle expiry with the tab open and a browser restart",
+             counters_outlive_an_idle_expiry_and_a_browser_restart),
             ("a refused event stream is tried again with growing pauses; the page is live again",
              a_refused_event_stream_is_tried_again_with_pauses),
             ("a database that cannot be opened stops the server with its name",
              a_database_that_cannot_be_opened_stops_the_server),
         ]:
+            if ONLY and ONLY not in name:
+                continue
             checks.run(name, body)
     except Exception as error:  # noqa: BLE001 - set-up failures count as a failed check
         print(f"FAIL set-up: {type(error).__name__}: {error}", flush=True)

@@ -6,14 +6,15 @@ import Hummingbird
 import HummingbirdTesting
 import SettingsClient
 import Testing
-import WebFrontend
+
+@testable import WebFrontend
 
 /// Sessions saved to a `SessionArchive` and resumed by another registry (a restarted server, or
 /// another instance sharing the archive), for their visitor only.
 @MainActor
 struct ArchiveTests {
   /// A registry saving to `archive`, on `clock`, with new counter ids from `seed`.
-  func makeArchivingRegistry(
+  nonisolated func makeArchivingRegistry(
     _ archive: SessionArchive, clock: TestClock<Duration> = TestClock(), seed: Int = 0,
     archiveTimeout: Duration = .seconds(30)
   ) -> SessionRegistry {
@@ -305,12 +306,71 @@ struct ArchiveTests {
     #expect(try await archive.load(id) == nil)
   }
 
-  @Test func savedSessionsOlderThanTheIdleTimeoutArePruned() async throws {
+  /// A saved session outlives the idle timeout (its visitor comes back to their counters) and
+  /// is forgotten only after the saved-session lifetime without a save — the session cookie's
+  /// lifetime.
+  @Test func savedSessionsAreKeptForTheirLifetimeThenPruned() async throws {
     let archive = SessionArchive.inMemory()
     try await archive.save(SessionID(), .init(visitor: VisitorID(), revision: 1, state: Data()))
     let registry = makeArchivingRegistry(archive)
     #expect(await registry.pruneArchive(now: Date()) == 0)
-    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 31 * 60)) == 1)
+    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 31 * 60)) == 0)
+    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 399 * 86_400)) == 0)
+    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 401 * 86_400)) == 1)
+  }
+
+  /// The session cookie lives as long as the saved session may, so a browser that restarts (and
+  /// drops cookies without an expiry) comes back to the same counters.
+  @Test func theSessionCookieOutlivesTheBrowserSession() async throws {
+    try await makeApplication(makeArchivingRegistry(.inMemory())).test(.router) { client in
+      let response = try await client.call(.post, "/api/session")
+      let cookie = try #require(
+        response.headers[values: .setCookie].first { $0.hasPrefix("session=") })
+      #expect(cookie.contains("Max-Age=34560000"))
+    }
+  }
+
+  /// Expiry ends the session in memory (its effects stop) but keeps what it saved: the
+  /// visitor's next request — the tab left open, or a visit days later — resumes its counters.
+  @Test func aSessionTheSweeperExpiredResumesWithItsCounters() async throws {
+    let archive = SessionArchive.inMemory()
+    let registry = makeArchivingRegistry(archive)
+    try await makeApplication(registry).test(.router) { client in
+      let session = try await createSession(client)
+      for action: UserAction in [
+        .incrementCounter(id: firstCounter), .incrementCounter(id: firstCounter), .addCounter,
+      ] {
+        #expect(try await send(action, session, client).status == .ok)
+      }
+      #expect(registry.expireIdleSessions(now: .now.advanced(by: .seconds(31 * 60))) == 1)
+      #expect(!registry.contains(session.id))
+      let resumed: SessionResponse = try decodeBody(try await state(session, client))
+      #expect(resumed.state.counters.map(\.count) == [2, 0])
+      let after: SessionResponse = try decodeBody(
+        try await send(.incrementCounter(id: firstCounter), session, client))
+      #expect(after.state.counters.map(\.count) == [3, 0])
+    }
+  }
+
+  /// A request that finds its session past the idle timeout before the sweeper ran resumes it
+  /// from what it saved, rather than losing it.
+  @Test nonisolated func aRequestPastTheIdleTimeoutResumesTheSession() async throws {
+    let archive = SessionArchive.inMemory()
+    let registry = makeArchivingRegistry(archive)
+    let session = try await makeApplication(registry).test(.router) { client in
+      let session = try await createSession(client)
+      #expect(try await send(.incrementCounter(id: firstCounter), session, client).status == .ok)
+      return session
+    }
+    // The next request comes after the idle timeout; the sweeper has not run.
+    let later = ContinuousClock.now.advanced(by: .seconds(31 * 60))
+    let id = try #require(SessionID(session.id))
+    let generation = try #require(registry.holder(of: id))
+    try await registry.resume(session.id, visitor: VisitorID(session.visitor), now: later)
+    let snapshot = try registry.snapshot(of: session.id, now: later)
+    #expect(snapshot.generation != generation)
+    let view = try JSONDecoder().decode(StateView.self, from: snapshot.state)
+    #expect(view.counters.first?.count == 1)
   }
 }
 

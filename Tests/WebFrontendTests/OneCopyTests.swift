@@ -90,7 +90,7 @@ struct OneCopyTests {
     let counter = try Self.firstCounter(first).id
     _ = try await Self.increment(id, visitor: visitor, counter: counter, on: a)
     _ = try await Self.increment(id, visitor: visitor, counter: counter, on: b)
-    // a's copy idles past the timeout and is ended for good: its delete must spare b's row.
+    // a's copy idles past the timeout and is ended: nothing it does may touch b's row.
     #expect(a.expireIdleSessions(now: clock.advanced(by: .seconds(3_600))) == 1)
     try await waitUntil { a.count == 0 }
     try await Task.sleep(for: .milliseconds(50))

@@ -202,7 +202,10 @@ public enum WebRoutes {
         for: visitor, network: client.network,
         logger: context.logger)
       var response = json(snapshot, status: .created)
-      response.setCookie(sessionCookie(id.rawValue, security: security))
+      // The cookie lives as long as the saved session may: a browser that restarts, or a
+      // visitor who comes back after the session expired, resumes it.
+      let lifetime = Int(registry.configuration.savedSessionLifetime.components.seconds)
+      response.setCookie(sessionCookie(id.rawValue, security: security, maxAge: lifetime))
       response.setCookie(visitorCookie(visitor, security: security))
       return response
     }
@@ -404,7 +407,8 @@ public enum WebRoutes {
   }
 
   /// The session cookie: `HttpOnly`, `SameSite=Strict`, only sent to the API, `Secure` when the
-  /// server is told it is served over TLS; it lasts as long as the browser session.
+  /// server is told it is served over TLS; with `maxAge` (seconds) it outlives the browser
+  /// session.
   static func sessionCookie(_ value: String, security: WebSecurity, maxAge: Int? = nil) -> Cookie {
     Cookie(
       name: sessionCookieName, value: value, maxAge: maxAge, path: "/api/session",

@@ -33,7 +33,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
   @Option(
     name: .customLong("idle-timeout"),
     help:
-      "Seconds a session lives without a request. [env: APP_SERVER_IDLE_TIMEOUT_SECONDS] (default: 1800)"
+      "Seconds a session stays in memory without a request; its saved state stays, and its visitor's next request resumes it. [env: APP_SERVER_IDLE_TIMEOUT_SECONDS] (default: 1800)"
   )
   var idleTimeout: String?
 

@@ -13,7 +13,10 @@ import Synchronization
 ///
 /// Limits (``Configuration``):
 /// - a session that gets no request for ``Configuration/idleTimeout`` is ended by the next
-///   ``expireIdleSessions(now:)`` (the server's sweeper calls it periodically); one that got none
+///   ``expireIdleSessions(now:)`` (the server's sweeper calls it periodically) — with an
+///   archive, its saved state stays, and its visitor's next request resumes it (it is deleted
+///   when the visitor ends the session, or by ``pruneArchive(now:)`` after
+///   ``Configuration/savedSessionLifetime`` without a save); one that got none
 ///   for ``Configuration/minimumIdleBeforeEviction`` is put to sleep by
 ///   ``sleepIdleSessions(now:)`` when its store has nothing in flight — only its state is kept;
 /// - at most ``Configuration/maximumSessionCount`` sessions exist; creating one more ends the
@@ -34,8 +37,11 @@ public final class SessionRegistry: Sendable {
 
   /// The limits of the registry.
   public struct Configuration: Equatable, Sendable {
-    /// How long a session lives without a request.
+    /// How long a session stays in memory without a request.
     public var idleTimeout: Duration
+    /// With an archive: how long a saved session is kept after its last save — as long as the
+    /// session cookie lives, so a visitor who comes back finds their counters again.
+    public var savedSessionLifetime: Duration
     /// The most sessions that may exist at once.
     public var maximumSessionCount: Int
     /// The most event streams one session may have open at once.
@@ -61,9 +67,11 @@ public final class SessionRegistry: Sendable {
       archiveTimeout: Duration = .seconds(2),
       storageProbeInterval: Duration = .seconds(1),
       storageProbeTimeout: Duration = .seconds(1),
-      recordingLimit: Int? = nil
+      recordingLimit: Int? = nil,
+      savedSessionLifetime: Duration = .seconds(400 * 24 * 60 * 60)
     ) {
       self.idleTimeout = idleTimeout
+      self.savedSessionLifetime = savedSessionLifetime
       self.maximumSessionCount = maximumSessionCount
       self.maximumEventStreamsPerSession = maximumEventStreamsPerSession
       self.minimumIdleBeforeEviction = minimumIdleBeforeEviction
@@ -214,6 +222,13 @@ public final class SessionRegistry: Sendable {
   ) async throws(APIError) {
     let logger = logger ?? self.logger
     guard let archive, let sessionID = SessionID(id) else { return }
+    // A copy past its idle timeout that the sweeper has not ended yet ends now; its visitor's
+    // request resumes the session from what it saved, like one the sweeper ended.
+    if let live = table.withLock({ $0.sessions[sessionID] }),
+      live.lastActivity.duration(to: now) > configuration.idleTimeout
+    {
+      await expire(live)
+    }
     if confirmingCurrent, let live = table.withLock({ $0.sessions[sessionID] }) {
       switch await holds(live, in: archive) {
       case true?: break
@@ -276,6 +291,21 @@ public final class SessionRegistry: Sendable {
     logger.notice(
       "Stale copy of a session dropped (another copy holds it)",
       metadata: ["session": "\(session.logName)"])
+  }
+
+  /// Removes a session past its idle timeout from the table, if it is still there, ends it and
+  /// waits (at most the archive timeout) until its last state is saved, so that a resume reads
+  /// it.
+  private func expire(_ session: Session) async {
+    let removed = table.withLock { table in
+      guard table.sessions[session.id] === session else { return false }
+      table.sessions[session.id] = nil
+      return true
+    }
+    guard removed else { return }
+    session.end()
+    _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+    logger.info("Session expired", metadata: ["session": "\(session.logName)"])
   }
 
   /// How a resume ended, for every request that waited for it.
@@ -499,8 +529,8 @@ public final class SessionRegistry: Sendable {
       "Session ended", metadata: ["session": "\(session.logName)", "count": "\(count)"])
   }
 
-  /// Ends a session for good (the visitor ended it, or it expired): its saved state is deleted
-  /// too, once its last write is done. (Eviction and shutdown end sessions but keep that state.)
+  /// Ends a session for good (the visitor ended it): its saved state is deleted too, once its
+  /// last write is done. (Expiry, eviction and shutdown end sessions but keep that state.)
   private func endAndForget(_ session: Session) {
     session.end()
     guard let archive else { return }
@@ -531,11 +561,12 @@ public final class SessionRegistry: Sendable {
     }
   }
 
-  /// Forgets the saved sessions nobody asked for within the idle timeout; returns how many.
+  /// Forgets the saved sessions not saved within ``Configuration/savedSessionLifetime``;
+  /// returns how many.
   @discardableResult
   public func pruneArchive(now: Date = Date()) async -> Int {
     guard let archive else { return 0 }
-    let limit = configuration.idleTimeout.components.seconds
+    let limit = configuration.savedSessionLifetime.components.seconds
     do {
       return try await archive.prune(now.addingTimeInterval(-TimeInterval(limit)))
     } catch {
@@ -547,7 +578,8 @@ public final class SessionRegistry: Sendable {
 
   // MARK: Housekeeping
 
-  /// Ends every session idle for longer than the idle timeout at `now`; returns how many. A
+  /// Ends every session idle for longer than the idle timeout at `now`, keeping its saved state
+  /// (its visitor's next request resumes it); returns how many. A
   /// session idle for longer than ``Configuration/minimumIdleBeforeEviction`` but not expired is
   /// compacted (``Session/compact()``): it gives up what it keeps only to make its next change
   /// cheaper.
@@ -569,7 +601,7 @@ public final class SessionRegistry: Sendable {
       for session in expired { table.sessions[session.id] = nil }
       return (expired, idle)
     }
-    for session in expired { endAndForget(session) }
+    for session in expired { session.end() }
     let compacted = idle.reduce(0) { count, session in count + (session.compact() ? 1 : 0) }
     MemoryRelease.afterEnding(expired.count + compacted)
     if !expired.isEmpty {
@@ -668,7 +700,8 @@ public final class SessionRegistry: Sendable {
     guard let sessionID = SessionID(id) else { throw APIError.unknownSession }
     let (session, isExpired) = try table.withLock { table throws(APIError) in
       guard let session = table.sessions[sessionID] else { throw APIError.unknownSession }
-      // A session past its idle timeout is gone even if the sweeper has not run yet.
+      // A session past its idle timeout is gone even if the sweeper has not run yet (``resume``
+      // ended it first when there is an archive, and resumed it from what it saved).
       guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
         table.sessions[sessionID] = nil
         return (session, true)
@@ -677,7 +710,7 @@ public final class SessionRegistry: Sendable {
       return (session, false)
     }
     if isExpired {
-      endAndForget(session)
+      session.end()
       throw APIError.unknownSession
     }
     return session

@@ -2,6 +2,7 @@
 and its one-shot subcommands, against fixture upstreams on 127.0.0.1."""
 
 import datetime
+import http.client
 import json
 import os
 import pathlib
@@ -372,6 +373,12 @@ def test_offline_search_finds_what_a_user_expects(base):
     assert first("zurich")["name"] == "Zürich"
     assert first("ZÜRICH")["name"] == "Zürich"
     assert json.loads(run("search", "Zzyzx", "--json", "--offline").stdout) == {"results": []}
+    # A place found by another of its names says which, in JSON and in text.
+    jakarta = [place for place in json.loads(run("search", "new york", "--json", "--offline").stdout)[
+        "results"] if place["name"] == "Jakarta"]
+    assert jakarta and jakarta[0]["matchedName"] == "New York Van Java", jakarta
+    assert "matchedName" not in first("new york"), first("new york")
+    assert "\tJakarta, Indonesia (“New York Van Java”)\t" in run("search", "new york", "--offline").stdout
 
 
 def test_offline_forecast_starts_today_and_is_marked(base):
@@ -567,6 +574,53 @@ def run_server(*arguments):
         subprocess.run(["swift", "build", "--product", "app-server"], cwd=ROOT, check=True)
     return subprocess.run([SERVER_BINARY, *arguments], capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
+
+
+def test_a_connection_while_the_server_starts_is_answered_or_refused_at_once(base):
+    """A health check that connects while app-server starts must be refused at once (and try
+    again) or answered, never left hanging: the server once checked its address with a socket
+    that listened for a moment, and a connection queued on it waited 5 s for nothing (2 of 10
+    starts on a busy machine). Twenty starts with two busy processes loading the CPU and a client
+    connecting every millisecond from the start; a request that gets no answer in 3 s fails."""
+    if not SERVER_BINARY.exists():
+        subprocess.run(["swift", "build", "--product", "app-server"], cwd=ROOT, check=True)
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        for start in range(20):
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            server = subprocess.Popen(
+                [SERVER_BINARY, "--port", str(port), "--database", ":memory:", "--log-level",
+                 "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL)
+            try:
+                deadline = time.monotonic() + 60
+                while True:
+                    assert time.monotonic() < deadline, "app-server did not answer within 60 s"
+                    assert server.poll() is None, f"app-server exited with {server.returncode}"
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3)
+                    try:
+                        connection.request("GET", "/healthz")
+                        status = connection.getresponse().status
+                        break
+                    except (ConnectionRefusedError, ConnectionResetError, BrokenPipeError,
+                            http.client.RemoteDisconnected):
+                        time.sleep(0.001)
+                    except TimeoutError as error:
+                        raise AssertionError(
+                            f"start {start + 1}: a connection made while the server started got "
+                            "no answer in 3 s") from error
+                    finally:
+                        connection.close()
+                assert status == 200, status
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
 
 
 def test_server_help(base):

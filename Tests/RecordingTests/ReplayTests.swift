@@ -41,6 +41,29 @@ struct IncrementsByTwo {
     #expect(report.description == "every recorded state was reproduced (58 steps)")
   }
 
+  /// A record outlives a new optional field: a struct the record wrote without it equals one
+  /// that has it as `null` — and only as `null`. (The sample session was recorded before
+  /// `GeocodingSearch.Result` gained `matchedName`, and replays above.)
+  @Test func aFieldTheRecordLacksCountsAsNullOnly() {
+    func place(_ fields: [RecordedValue.Field]) -> RecordedValue {
+      .structure(
+        type: "Place", fields: [.init("name", .string("Jakarta"))] + fields, isState: false)
+    }
+    let recorded = place([])
+    #expect(recorded == place([.init("matchedName", .null)]))
+    #expect(place([.init("matchedName", .null)]) == recorded)
+    #expect(recorded != place([.init("matchedName", .string("New York Van Java"))]))
+    #expect(place([.init("matchedName", .string("New York Van Java"))]) != recorded)
+    // Another field in its place is a difference, null or not.
+    #expect(place([.init("a", .null)]) == place([.init("b", .null)]))
+    #expect(place([.init("a", .integer("1"))]) != place([.init("b", .integer("1"))]))
+    #expect(
+      place([.init("a", .null), .init("c", .bool(true))]) != place([.init("c", .bool(false))]))
+    // Inside other values too.
+    #expect(RecordedValue.array([recorded]) == .array([place([.init("matchedName", .null)])]))
+    #expect(RecordedValue.array([recorded]) != .array([place([.init("matchedName", .bool(true))])]))
+  }
+
   @Test func aChangedReducerDivergesAtTheFirstStepItChangesWithTheDifference() async throws {
     let record = try sampleRecord()
     let report = await SessionReplay.replay(

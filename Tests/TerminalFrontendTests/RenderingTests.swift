@@ -91,6 +91,26 @@ struct RenderingTests {
     #expect(text.contains("  Fri      0.0°C  ████████████████████████  30.0°C\n"))
   }
 
+  /// A place found by another of its names says which, or the row looks like a wrong answer.
+  @Test func aResultFoundByAnotherNameSaysWhich() {
+    let text = ScreenRenderer.render(
+      state {
+        $0.selectedTab = .search
+        $0.search.searchQuery = "new york"
+        $0.search.results = [
+          GeocodingSearch.Result(
+            country: "United States", latitude: 40.7, longitude: -74, id: 1,
+            name: "New York City", admin1: "New York"),
+          GeocodingSearch.Result(
+            country: "Indonesia", latitude: -6.2, longitude: 106.8, id: 2, name: "Jakarta",
+            matchedName: "New York Van Java"),
+        ]
+      },
+      view: ViewState(), registration: .app, style: .plain)
+    #expect(text.contains("› New York City, New York, United States\n"))
+    #expect(text.contains("  Jakarta, Indonesia  (“New York Van Java”)\n"))
+  }
+
   /// Columns stay put: counts and a forecast's maxima are right-aligned to the widest.
   @Test func columnsAreAligned() {
     let counters = ScreenRenderer.render(

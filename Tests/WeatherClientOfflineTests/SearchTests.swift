@@ -82,6 +82,34 @@ struct SearchTests {
     #expect(try firstPlace("paris").name == "Paris")
   }
 
+  /// A place matched only by another of its names says which one, as the file spells it — an
+  /// equal one before a longer one; a place matched by its own name says nothing.
+  @Test func aPlaceFoundByAnotherNameSaysWhich() throws {
+    let gazetteer = try Gazetteer(tsv: Data(smallGazetteerText.utf8))
+    #expect(gazetteer.search("zurigo").map(\.matchedName) == ["Zurigo"])
+    #expect(gazetteer.search("zuerich").map(\.matchedName) == ["Zuerich"])
+    #expect(gazetteer.search("zurichb").map(\.matchedName) == ["Zürichberg"])
+    #expect(gazetteer.search("zu").map(\.matchedName) == [nil])
+    #expect(gazetteer.search("Zürich").map(\.matchedName) == [nil])
+    #expect(gazetteer.search("spring").map(\.matchedName) == [nil, nil, nil, nil, "Springtown"])
+
+    // The bundled gazetteer (read with its prepared index): every result is explained.
+    for query in ["x", "new york", "sao paulo", "서울", "東京", "pek", "s"] {
+      let key = SearchKey.fold(query)
+      for result in try bundled().search(query) {
+        if let matched = result.matchedName {
+          #expect(!SearchKey.fold(result.name).starts(with: key), "\(query): \(result.name)")
+          #expect(SearchKey.fold(matched).starts(with: key), "\(query): \(matched)")
+        } else {
+          #expect(SearchKey.fold(result.name).starts(with: key), "\(query): \(result.name)")
+        }
+      }
+    }
+    // "new york" lists Jakarta: once called "New York Van Java".
+    let jakarta = try #require(try bundled().search("new york").first { $0.name == "Jakarta" })
+    #expect(jakarta.matchedName == "New York Van Java")
+  }
+
   @Test func bundledResultsComeInPopulationOrder() throws {
     // Portland, Oregon (652,503) before Portland, Maine (66,881).
     let results = try bundled().search("portland")

@@ -18,6 +18,15 @@ export function equal(actual, expected, message) {
 }
 
 // A fresh, empty element in the document for a test's DOM.
+/** A file the server serves, e.g. the page's own markup (read with XMLHttpRequest: a test may
+ * stand in for fetch). */
+export function read(path) {
+  const request = new XMLHttpRequest();
+  request.open("GET", path, false);
+  request.send();
+  return request.responseText;
+}
+
 export function fixture() {
   const container = document.getElementById("fixture");
   container.replaceChildren();

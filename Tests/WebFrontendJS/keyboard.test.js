@@ -1,15 +1,7 @@
 import { renderConfirmation } from "/dom.js";
 import { bind as bindEpisodes, render as renderEpisodes } from "/episodes.js";
 import { render as renderSearch } from "/search.js";
-import { assert, equal, fixture, test } from "./harness.js";
-
-function read(path) {
-  // The page's own markup (read with XMLHttpRequest: another test stands in for fetch).
-  const request = new XMLHttpRequest();
-  request.open("GET", path, false);
-  request.send();
-  return request.responseText;
-}
+import { assert, equal, fixture, read, test } from "./harness.js";
 
 function confirmationSection() {
   fixture().innerHTML = '<section id="counters">' + read("/counters.html") + "</section>";

@@ -1,5 +1,5 @@
-import { bind, chartLayout, drawForecast } from "/search.js";
-import { assert, equal, fixture, test } from "./harness.js";
+import { bind, chartLayout, drawForecast, render } from "/search.js";
+import { assert, equal, fixture, read, test } from "./harness.js";
 
 function days(count, low, high) {
   return Array.from({ length: count }, (_, i) => ({
@@ -93,4 +93,19 @@ test("keystrokes typed while a query is on its way send only the newest next", a
   answers.shift()();
   await new Promise((resolve) => setTimeout(resolve, 0));
   equal(sent, ["S", "Seoul"], "nothing more to send");
+});
+
+test("a place found by another of its names says which, as text", () => {
+  fixture().innerHTML = '<section id="search">' + read("/search.html") + "</section>";
+  const results = [
+    { id: 1, name: "New York City", admin1: "New York", country: "United States", latitude: 0, longitude: 0 },
+    { id: 2, name: "Jakarta", country: "Indonesia", latitude: 0, longitude: 0, matchedName: "<b>Batavia</b>" },
+  ];
+  render({ search: { query: "new york", results, isSearchInFlight: false, errorMessage: null, weather: null,
+                     forecastRequestInFlightID: null } }, () => {});
+  const buttons = document.querySelectorAll("#search-results button");
+  equal(Array.from(buttons, (b) => b.textContent),
+        ["New York City, New York — United States", "Jakarta — Indonesia (“<b>Batavia</b>”)"]);
+  equal(buttons[1].querySelector(".matched-name").textContent, " (“<b>Batavia</b>”)");
+  assert(!document.querySelector("#search-results b"), "the name is text, not markup");
 });

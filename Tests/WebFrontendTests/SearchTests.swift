@@ -47,6 +47,28 @@ struct SearchTests {
     }
   }
 
+  /// A place found by another of its names reaches the page with that name, to show why it is
+  /// listed.
+  @Test func aPlaceFoundByAnotherNameReachesThePageWithThatName() async throws {
+    let places = [
+      GeocodingSearch.Result(
+        country: "United States", latitude: 40.7, longitude: -74, id: 1, name: "New York City"),
+      GeocodingSearch.Result(
+        country: "Indonesia", latitude: -6.2, longitude: 106.8, id: 2, name: "Jakarta",
+        matchedName: "New York Van Java"),
+    ]
+    let registry = makeRegistry {
+      $0.weatherClient.search = { @Sendable _ in GeocodingSearch(results: places) }
+    }
+    try await makeApplication(registry).test(.router) { client in
+      let id = try await client.createSession().id
+      try await client.send(.changeSearchQuery("new york"), to: id)
+      try await client.send(.submitSearch, to: id)
+      let found = try await client.waitForState(of: id) { !$0.search.results.isEmpty }
+      #expect(found.search.results.map(\.matchedName) == [nil, "New York Van Java"])
+    }
+  }
+
   @Test func submittingSearchesAndSelectingAResultShowsItsForecast() async throws {
     try await withFixtureServer(routes: try Self.routes()) { server in
       let weather = Self.weatherClient(server.baseURL)

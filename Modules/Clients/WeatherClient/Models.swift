@@ -36,6 +36,10 @@ public struct GeocodingSearch: Codable, Hashable, Sendable {
     public var name: String
     /// The first-level administrative area (state, region), when known.
     public var admin1: String?
+    /// The other name of the place that the query matched, when the query did not match its own
+    /// name ("new york" finds Jakarta by "New York Van Java"), so a front end can show why it is listed. The
+    /// offline client says it; Open-Meteo does not (and it is left out of JSON when `nil`).
+    public var matchedName: String?
 
     /// Creates a place.
     public init(
@@ -44,7 +48,8 @@ public struct GeocodingSearch: Codable, Hashable, Sendable {
       longitude: Double,
       id: Int,
       name: String,
-      admin1: String? = nil
+      admin1: String? = nil,
+      matchedName: String? = nil
     ) {
       self.country = country
       self.latitude = latitude
@@ -52,6 +57,7 @@ public struct GeocodingSearch: Codable, Hashable, Sendable {
       self.id = id
       self.name = name
       self.admin1 = admin1
+      self.matchedName = matchedName
     }
   }
 }

@@ -39,6 +39,8 @@ public struct Gazetteer: Sendable {
     var country: UInt16
     var admin1: UInt16
     var timeZone: UInt16
+    /// Where its alternate names are in ``alternateNames``.
+    var alternates: Range<UInt32>
   }
 
   /// Places by decreasing population (ties by increasing id): a place's position is its rank.
@@ -50,6 +52,8 @@ public struct Gazetteer: Sendable {
   private let admin1s: [String]
   private let timeZones: [String]
   private let index: NameIndex
+  /// Every place's alternate names, joined by `|`, as the file spells them.
+  private let alternateNames: [UInt8]
 
   /// The number of places.
   public var count: Int { places.count }
@@ -159,7 +163,7 @@ public struct Gazetteer: Sendable {
         Place(
           id: parsedRow.id, name: parsedRow.name, latitude: parsedRow.latitude,
           longitude: parsedRow.longitude, country: parsedRow.country, admin1: parsedRow.admin1,
-          timeZone: parsedRow.timeZone))
+          timeZone: parsedRow.timeZone, alternates: parsedRow.alternates))
     }
     var entries = prepared?.entries ?? parsed.entries
     for position in entries.indices {
@@ -171,6 +175,7 @@ public struct Gazetteer: Sendable {
     self.countries = parsed.countries.names
     self.admin1s = parsed.admin1s.names
     self.timeZones = parsed.timeZones.names
+    self.alternateNames = parsed.alternateNames
     // A prepared index is in index order already (keys, then rows: the order of places with
     // one key does not matter to a search, which ranks every match).
     self.index =
@@ -178,18 +183,42 @@ public struct Gazetteer: Sendable {
       ?? NameIndex(keys: parsed.keys, entries: entries)
   }
 
-  /// The places with a name that starts with `query`, ignoring case and accents, most populous
-  /// first; each place at most once, whichever of its names matched.
+  /// The places with a name that starts with `query`, ignoring case and accents: those matched
+  /// by their own name first, a whole name before a longer one, then the most populous; each
+  /// place once. A place matched only by another of its names says which
+  /// (``GeocodingSearch/Result/matchedName``).
   ///
   /// An empty or all-white-space query matches nothing.
   ///
   /// ```swift
   /// gazetteer.search("zurich").first?.name  // "Zürich"
+  /// gazetteer.search("new york").first { $0.name == "Jakarta" }?.matchedName
+  /// // "New York Van Java"
   /// ```
   public func search(_ query: String, limit: Int = Self.defaultSearchLimit)
     -> [GeocodingSearch.Result]
   {
-    index.topPlaces(withPrefix: SearchKey.fold(query), limit: limit).map(result(at:))
+    let key = SearchKey.fold(query)
+    return index.topPlaces(withPrefix: key, limit: limit).map { match in
+      var found = result(at: match.place)
+      if !match.byOwnName { found.matchedName = alternateName(of: match.place, matching: key) }
+      return found
+    }
+  }
+
+  /// The alternate name of the place at `position` that `key` matches — one it equals rather
+  /// than one it starts, when there is one — as the file spells it.
+  private func alternateName(of position: Int, matching key: [UInt8]) -> String? {
+    let range = places[position].alternates
+    let names = alternateNames[Int(range.lowerBound)..<Int(range.upperBound)]
+    var longer: ArraySlice<UInt8>?
+    for name in names.split(separator: UInt8(ascii: "|")) {
+      let folded = SearchKey.fold(utf8: name)
+      guard folded.starts(with: key) else { continue }
+      if folded.count == key.count { return String(decoding: name, as: UTF8.self) }
+      longer = longer ?? name
+    }
+    return longer.map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The place with this GeoNames id, or `nil` when the gazetteer does not have it.

@@ -11,6 +11,8 @@ struct GazetteerParser {
     var country: UInt16
     var admin1: UInt16
     var timeZone: UInt16
+    /// Where its alternate names (joined by `|`, as in the file) are in ``alternateNames``.
+    var alternates: Range<UInt32>
   }
 
   /// Strings stored once, each known by its position.
@@ -35,6 +37,9 @@ struct GazetteerParser {
   private(set) var rows: [Row] = []
   /// The keys of every name, one after the other.
   private(set) var keys: [UInt8] = []
+  /// Every place's alternate names as the file spells them, one place after the other: to say
+  /// which of them a search matched.
+  private(set) var alternateNames: [UInt8] = []
   /// One entry per name; `place` is the row's position in ``rows``.
   private(set) var entries: [NameIndex.Entry] = []
   private(set) var countries = Interner()
@@ -100,10 +105,13 @@ struct GazetteerParser {
     }
 
     let row = UInt32(rows.count)
+    let alternatesStart = UInt32(alternateNames.count)
+    alternateNames.append(contentsOf: fields[9])
     rows.append(
       Row(
         id: id, name: name, latitude: latitude, longitude: longitude, population: population,
-        country: country, admin1: admin1, timeZone: timeZone))
+        country: country, admin1: admin1, timeZone: timeZone,
+        alternates: alternatesStart..<UInt32(alternateNames.count)))
     guard foldsNames else { return }
     addKey(of: fields[1], place: row, isMainName: true)
     if !fields[9].isEmpty {

@@ -65,7 +65,7 @@ struct NameIndex: Sendable {
 
   /// The `limit` best-ranked (smallest) places with a name that starts with `prefix`, best first,
   /// each once.
-  func topPlaces(withPrefix prefix: [UInt8], limit: Int) -> [Int] {
+  func topPlaces(withPrefix prefix: [UInt8], limit: Int) -> [(place: Int, byOwnName: Bool)] {
     guard !prefix.isEmpty, limit > 0 else { return [] }
     return keys.withUnsafeBufferPointer { buffer in
       prefix.withUnsafeBufferPointer { query in
@@ -95,7 +95,7 @@ struct NameIndex: Sendable {
           best.insert(candidate, at: position)
           if best.count > limit { best.removeLast() }
         }
-        return best.map(\.place)
+        return best.map { (place: $0.place, byOwnName: $0.tier < 2) }
       }
     }
   }

@@ -109,6 +109,69 @@ public indirect enum RecordedValue: Equatable, Sendable {
   }
 }
 
+extension RecordedValue {
+  /// Equal values — where a struct's field that one side lacks counts as `null` on that side.
+  ///
+  /// That is how a record outlives a new optional field: a record made before `Result` gained
+  /// `matchedName: String?` has no such field, and today's reducers write `null` there; both
+  /// say "none". (A field that is not optional is never `null`, so a record that lacks one still
+  /// differs.)
+  public static func == (lhs: RecordedValue, rhs: RecordedValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case (.bool(let a), .bool(let b)): a == b
+    case (.integer(let a), .integer(let b)): a == b
+    case (.double(let a), .double(let b)): a == b
+    case (.string(let a), .string(let b)): a == b
+    case (.uuid(let a), .uuid(let b)): a == b
+    case (.date(let a), .date(let b)): a == b
+    case (.duration(let a), .duration(let b)): a == b
+    case (.array(let a), .array(let b)): a == b
+    case (.dictionary(let a), .dictionary(let b)): a == b
+    case (.tuple(let a), .tuple(let b)): a == b
+    case (
+      .structure(let typeA, let fieldsA, let stateA), .structure(let typeB, let fieldsB, let stateB)
+    ):
+      typeA == typeB && stateA == stateB && sameFields(fieldsA, fieldsB)
+    case (.enumeration(let nameA, let payloadA), .enumeration(let nameB, let payloadB)):
+      nameA == nameB && payloadA == payloadB
+    case (.shared(let a, let readOnlyA), .shared(let b, let readOnlyB)):
+      a == b && readOnlyA == readOnlyB
+    case (.identified(let a), .identified(let b)): a == b
+    case (.stack(let a), .stack(let b)): a == b
+    case (.binding(let fieldA, let a), .binding(let fieldB, let b)): fieldA == fieldB && a == b
+    case (.text(let a), .text(let b)): a == b
+    case (.alert(let a), .alert(let b)): a == b
+    case (.error(let typeA, let a), .error(let typeB, let b)): typeA == typeB && a == b
+    case (.unsupported(let a), .unsupported(let b)): a == b
+    default: false
+    }
+  }
+
+  /// The fields of two structs are the same, a field missing on one side counting as `null`.
+  private static func sameFields(_ a: [Field], _ b: [Field]) -> Bool {
+    // Almost always the same labels in the same order: compare them pairwise.
+    if a.count == b.count, zip(a, b).allSatisfy({ $0.label == $1.label }) {
+      return zip(a, b).allSatisfy { $0.value == $1.value }
+    }
+    let (shorter, longer) = a.count <= b.count ? (a, b) : (b, a)
+    var unmatched = shorter.count
+    for field in longer {
+      if let other = shorter.first(where: { $0.label == field.label }) {
+        guard other.value == field.value else { return false }
+        unmatched -= 1
+      } else if field.value != .null {
+        return false
+      }
+    }
+    // A field only the shorter side has must be `null` too.
+    return unmatched == 0
+      || shorter.allSatisfy { field in
+        longer.contains { $0.label == field.label } || field.value == .null
+      }
+  }
+}
+
 /// A value that says itself how it is recorded, instead of by reflection. The runtime's property
 /// wrappers and navigation types conform; a feature's own types need not.
 public protocol RecordedValueConvertible {

@@ -29,6 +29,8 @@ public enum SearchScreen: TerminalScreen {
         .joined(separator: ", ")
       let marker = ScreenRenderer.marker(index == view.selectedResult && !editing, style: style)
       var line = "\(marker) \(place)"
+      // Found by another of its names: say which, or the row looks like a wrong answer.
+      if let matched = result.matchedName { line += style.dim("  (“\(matched)”)") }
       if search.resultForecastRequestInFlight?.id == result.id {
         line += "  " + style.yellow("⟳ loading forecast…")
       }

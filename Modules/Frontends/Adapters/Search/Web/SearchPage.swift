@@ -70,6 +70,8 @@ public enum SearchPage: WebFeature {
     public var country: String
     public var latitude: Double
     public var longitude: Double
+    /// The other name the query matched, when it did not match the place's own name.
+    public var matchedName: String?
   }
 
   /// The forecast of one place.
@@ -100,7 +102,7 @@ public enum SearchPage: WebFeature {
         results: search.results.map {
           Place(
             id: $0.id, name: $0.name, admin1: $0.admin1, country: $0.country,
-            latitude: $0.latitude, longitude: $0.longitude)
+            latitude: $0.latitude, longitude: $0.longitude, matchedName: $0.matchedName)
         },
         forecastRequestInFlightID: search.resultForecastRequestInFlight?.id,
         weather: search.weather.map { weather in

@@ -69,6 +69,13 @@ export function render(state, send) {
       button.type = "button";
       button.dataset.id = String(place.id);
       button.textContent = place.name + (place.admin1 ? ", " + place.admin1 : "") + " — " + place.country;
+      // Found by another of its names: say which, or the row looks like a wrong answer.
+      if (place.matchedName) {
+        const matched = document.createElement("span");
+        matched.className = "matched-name";
+        matched.textContent = " (“" + place.matchedName + "”)";
+        button.appendChild(matched);
+      }
       if (search.weather && search.weather.id === place.id) button.classList.add("selected");
       button.addEventListener("click", () => send({ type: "search.select", id: place.id }));
       item.appendChild(button);

@@ -68,9 +68,7 @@ struct SearchCommand: FrontEndCommand {
       Output.line("No places found for \"\(query)\".")
     } else {
       for result in search.results {
-        let place =
-          [result.name, result.admin1, result.country].compactMap { $0 }.joined(separator: ", ")
-          + (result.matchedName.map { " (“\($0)”)" } ?? "")
+        let place = result.displayName + (result.matchedName.map { " (“\($0)”)" } ?? "")
         Output.line("\(result.id)\t\(place)\t(\(result.latitude), \(result.longitude))")
       }
     }

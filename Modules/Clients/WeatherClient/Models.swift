@@ -41,6 +41,14 @@ public struct GeocodingSearch: Codable, Hashable, Sendable {
     /// offline client says it; Open-Meteo does not (and it is left out of JSON when `nil`).
     public var matchedName: String?
 
+    /// The place as a person reads it: its name, its first-level division unless that has the
+    /// same name (Seoul is in Seoul), and its country — "London, England, United Kingdom",
+    /// "Seoul, South Korea".
+    public var displayName: String {
+      let division = admin1.flatMap { $0 == name ? nil : $0 }
+      return [name, division, country].compactMap { $0 }.joined(separator: ", ")
+    }
+
     /// Creates a place.
     public init(
       country: String,

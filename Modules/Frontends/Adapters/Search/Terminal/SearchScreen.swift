@@ -25,8 +25,7 @@ public enum SearchScreen: TerminalScreen {
       lines.append(style.dim("No places found."))
     }
     for (index, result) in search.results.enumerated() {
-      let place = [result.name, result.admin1, result.country].compactMap { $0 }
-        .joined(separator: ", ")
+      let place = result.displayName
       let marker = ScreenRenderer.marker(index == view.selectedResult && !editing, style: style)
       var line = "\(marker) \(place)"
       // Found by another of its names: say which, or the row looks like a wrong answer.

@@ -68,7 +68,9 @@ export function render(state, send) {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.id = String(place.id);
-      button.textContent = place.name + (place.admin1 ? ", " + place.admin1 : "") + " — " + place.country;
+      // The division unless it has the place's name (Seoul is in Seoul), as in the terminal.
+      const division = place.admin1 && place.admin1 !== place.name ? ", " + place.admin1 : "";
+      button.textContent = place.name + division + " — " + place.country;
       // Found by another of its names: say which, or the row looks like a wrong answer.
       if (place.matchedName) {
         const matched = document.createElement("span");

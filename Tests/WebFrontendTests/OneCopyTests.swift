@@ -100,7 +100,7 @@ struct OneCopyTests {
 
   /// The promise under random interleavings: visitors increment (one action in flight each)
   /// through a "balancer" that moves them between instances that keep running, while instances
-  /// are killed and replaced and the archive has outages. Checked per session: every 2xx shows
+  /// are killed and replaced, their sessions expire, and the archive has outages. Checked per session: every 2xx shows
   /// at least one more than the previous 2xx; every read shows at least the highest count
   /// acknowledged before it; at the end the count is at least the highest acknowledged and at
   /// most what was sent.
@@ -305,6 +305,11 @@ struct OneCopyTests {
               return instances[victim]
             }
             old.endAll()
+          case 8:
+            // An instance's sessions all go idle past the timeout: they end in memory and keep
+            // what they saved (their visitors' next requests resume them).
+            let victim = Int.random(in: 0..<instanceCount, using: &random)
+            instance(victim).expireIdleSessions(now: .now.advanced(by: .seconds(3_600)))
           default:
             // The database goes away for a moment.
             faulty.isDown.store(true, ordering: .relaxed)

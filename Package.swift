@@ -90,6 +90,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
+    .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -547,6 +548,16 @@ let package = Package(
         .product(name: "DependenciesTestObserver", package: "swift-dependencies"),
       ],
       path: "Tests/ComposableArchitectureTests"
+    ),
+    // The runtime's macros, expanded from source: what each one writes (swift-macro-testing).
+    .testTarget(
+      name: "MacroTests",
+      dependencies: [
+        "ComposableArchitectureMacros",
+        .product(name: "MacroTesting", package: "swift-macro-testing"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+      ],
+      path: "Tests/MacroTests"
     ),
     .testTarget(
       name: "CounterFeatureTests",

@@ -72,10 +72,18 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
     let revision = Mutex(0)
     return KeptAppClient(
       load: {
-        guard let saved = try await storage.claimSession(id: id, owner: owner, holder: holder)
-        else { return nil }
-        revision.withLock { $0 = saved.revision }
-        return saved.state
+        if let saved = try await storage.claimSession(id: id, owner: owner, holder: holder) {
+          revision.withLock { $0 = saved.revision }
+          return saved.state.isEmpty ? nil : saved.state
+        }
+        // Nothing kept yet: this run makes the row (empty) now, so that a run started after it
+        // claims it even before this one saves anything. When another run made it first, this
+        // one claims it — it started later.
+        let empty = SavedSession(owner: owner, revision: 0, state: Data(), holder: holder)
+        if try await storage.saveSession(empty, id: id) { return nil }
+        let saved = try await storage.claimSession(id: id, owner: owner, holder: holder)
+        revision.withLock { $0 = saved?.revision ?? 0 }
+        return saved.flatMap { $0.state.isEmpty ? nil : $0.state }
       },
       save: { state in
         let next = revision.withLock { revision in
@@ -84,7 +92,7 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
         }
         let session = SavedSession(owner: owner, revision: next, state: state, holder: holder)
         guard try await storage.saveSession(session, id: id) else {
-          throw StorageError("another app-cli started later keeps its counters instead")
+          throw KeptAppClient.Superseded()
         }
       })
   }

@@ -17,6 +17,11 @@ final class AppKeeper {
   private var saving: Task<Void, Never>?
   /// What was saved last (or put back): unchanged counters are not saved again.
   private var saved: AppFeature.Snapshot
+  /// Counters whose save failed: not tried again (nor said again) until they change, so that the
+  /// status line's change does not start another try.
+  private var failed: AppFeature.Snapshot?
+  /// A run started later holds the counters: this one saves no more.
+  private var isSuperseded = false
 
   private init(kept: KeptAppClient, saved: AppFeature.Snapshot) {
     self.kept = kept
@@ -62,13 +67,22 @@ final class AppKeeper {
   }
 
   private func save(_ snapshot: AppFeature.Snapshot, _ store: StoreOf<AppTerminalFeature>) async {
-    guard snapshot.counters != saved.counters else { return }
+    guard !isSuperseded, snapshot.counters != saved.counters,
+      snapshot.counters != failed?.counters
+    else { return }
     do {
       try await kept.save(try JSONEncoder().encode(snapshot))
       saved = snapshot
+      failed = nil
     } catch is CancellationError {
       // Quitting: ``finish(_:)`` saves what is left.
+    } catch is KeptAppClient.Superseded {
+      isSuperseded = true
+      store.send(
+        .statusChanged(
+          "Counters not saved: an app-cli started later keeps its counters instead."))
     } catch {
+      failed = snapshot
       store.send(.statusChanged("Counters not saved: \(error.localizedDescription)"))
     }
   }

@@ -11,8 +11,14 @@ public struct KeptAppClient: Sendable {
   /// The bytes saved last, if any; from then on this run holds them (a run started earlier
   /// that still saves is refused, so the newest run's counters are the ones kept).
   public var load: @Sendable () async throws -> Data?
-  /// Saves the bytes; throws when the storage refused them or another run holds them.
+  /// Saves the bytes; throws ``Superseded`` when a run started later holds them, or the
+  /// storage's error.
   public var save: @Sendable (Data) async throws -> Void
+
+  /// A run started later holds the kept counters: this run's are no longer saved.
+  public struct Superseded: Error, Equatable {
+    public init() {}
+  }
 
   public init(
     load: @escaping @Sendable () async throws -> Data?,

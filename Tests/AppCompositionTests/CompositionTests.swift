@@ -76,9 +76,35 @@ struct CompositionTests {
     try await first.save(Data("two".utf8))
     let second = try await keptApp()
     #expect(try await second.load() == Data("two".utf8))
-    await #expect(throws: (any Error).self) { try await first.save(Data("stale".utf8)) }
+    await #expect(throws: KeptAppClient.Superseded.self) {
+      try await first.save(Data("stale".utf8))
+    }
     try await second.save(Data("three".utf8))
     #expect(try await keptApp().load() == Data("three".utf8))
+  }
+
+  /// On a new database too: the run started later holds the counters before either saved
+  /// anything (found by the black-box check: the earlier run kept saving).
+  @Test func onANewDatabaseTheRunStartedLastHoldsTheCountersAtOnce() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("kept-app-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let settings = ConfigurationReader([
+      "APP_DATABASE": folder.appendingPathComponent("app.sqlite").path
+    ])
+    func keptApp() async throws -> KeptAppClient {
+      var values = DependencyValues()
+      try await AppComposition.terminal.storage(settings)(&values)
+      return values.keptApp
+    }
+    let (earlier, later) = (try await keptApp(), try await keptApp())
+    #expect(try await earlier.load() == nil)
+    #expect(try await later.load() == nil)
+    await #expect(throws: KeptAppClient.Superseded.self) {
+      try await earlier.save(Data("earlier".utf8))
+    }
+    try await later.save(Data("later".utf8))
+    #expect(try await keptApp().load() == Data("later".utf8))
   }
 
   @Test func theServerSavesSessionsForTheirVisitorOnly() async throws {

@@ -231,14 +231,20 @@ struct OneCopyTests {
       for step in 0..<3 {
         let home = visitor.home.load(ordering: .relaxed)
         visitor.seen.withLock { $0.sent += 1 }
-        let snapshot = try await Self.increment(
+        // A 503 (the save not confirmed in time: in a full test run every test store's jobs
+        // share the main thread with these) acknowledges nothing, and the checker counts only
+        // what was acknowledged.
+        if let snapshot = try? await Self.increment(
           visitor.session, visitor: visitor.visitor, counter: visitor.counter,
           on: instance(home))
-        outcome.withValue { $0.acknowledged += 1 }
-        if let violation = visitor.check(
-          "increment", count: try firstCounter(snapshot).count, isAcknowledgement: true, on: home)
         {
-          outcome.withValue { $0.violations.append(violation) }
+          outcome.withValue { $0.acknowledged += 1 }
+          if let violation = visitor.check(
+            "increment", count: try firstCounter(snapshot).count, isAcknowledgement: true,
+            on: home)
+          {
+            outcome.withValue { $0.violations.append(violation) }
+          }
         }
         if step < 2 {
           visitor.home.store((home + 1) % instanceCount, ordering: .relaxed)
@@ -324,8 +330,19 @@ struct OneCopyTests {
     var result = outcome.value
     for visitor in visitors {
       let home = visitor.home.load(ordering: .relaxed)
-      let snapshot = try await Self.read(
-        visitor.session, visitor: visitor.visitor, on: instance(home))
+      // The storage is up again; a read may still be refused while the machine is starved
+      // (a 503 "cannot be read right now"): it is asked again, as a page would.
+      var snapshot: Snapshot?
+      for _ in 0..<100 {
+        snapshot = try? await Self.read(
+          visitor.session, visitor: visitor.visitor, on: instance(home))
+        if snapshot != nil { break }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      guard let snapshot else {
+        result.violations.append("the session could not be read at the end")
+        continue
+      }
       let count = try firstCounter(snapshot).count
       let seen = visitor.seen.withLock { $0 }
       if count < seen.acknowledged || count > seen.sent {

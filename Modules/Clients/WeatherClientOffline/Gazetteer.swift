@@ -198,27 +198,20 @@ public struct Gazetteer: Sendable {
   public func search(_ query: String, limit: Int = Self.defaultSearchLimit)
     -> [GeocodingSearch.Result]
   {
-    let key = SearchKey.fold(query)
-    return index.topPlaces(withPrefix: key, limit: limit).map { match in
+    index.topPlaces(withPrefix: SearchKey.fold(query), limit: limit).map { match in
       var found = result(at: match.place)
-      if !match.byOwnName { found.matchedName = alternateName(of: match.place, matching: key) }
+      if match.name > 0 { found.matchedName = alternateName(match.name, of: match.place) }
       return found
     }
   }
 
-  /// The alternate name of the place at `position` that `key` matches — one it equals rather
-  /// than one it starts, when there is one — as the file spells it.
-  private func alternateName(of position: Int, matching key: [UInt8]) -> String? {
+  /// The `ordinal`-th (from 1) alternate name of the place at `position`, as the file spells it.
+  private func alternateName(_ ordinal: Int, of position: Int) -> String? {
     let range = places[position].alternates
     let names = alternateNames[Int(range.lowerBound)..<Int(range.upperBound)]
-    var longer: ArraySlice<UInt8>?
-    for name in names.split(separator: UInt8(ascii: "|")) {
-      let folded = SearchKey.fold(utf8: name)
-      guard folded.starts(with: key) else { continue }
-      if folded.count == key.count { return String(decoding: name, as: UTF8.self) }
-      longer = longer ?? name
-    }
-    return longer.map { String(decoding: $0, as: UTF8.self) }
+      .split(separator: UInt8(ascii: "|"), maxSplits: ordinal)
+    guard ordinal <= names.count else { return nil }
+    return String(decoding: names[ordinal - 1], as: UTF8.self)
   }
 
   /// The place with this GeoNames id, or `nil` when the gazetteer does not have it.

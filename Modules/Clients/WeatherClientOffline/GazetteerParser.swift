@@ -113,23 +113,24 @@ struct GazetteerParser {
         country: country, admin1: admin1, timeZone: timeZone,
         alternates: alternatesStart..<UInt32(alternateNames.count)))
     guard foldsNames else { return }
-    addKey(of: fields[1], place: row, isMainName: true)
+    addKey(of: fields[1], place: row, name: 0)
     if !fields[9].isEmpty {
-      for alternate in fields[9].split(separator: UInt8(ascii: "|")) {
-        addKey(of: alternate, place: row, isMainName: false)
+      for (ordinal, alternate) in fields[9].split(separator: UInt8(ascii: "|")).enumerated()
+      where ordinal < Int(UInt16.max) {
+        addKey(of: alternate, place: row, name: UInt16(ordinal + 1))
       }
     }
   }
 
   private mutating func addKey(
-    of name: Slice<UnsafeBufferPointer<UInt8>>, place: UInt32, isMainName: Bool
+    of text: Slice<UnsafeBufferPointer<UInt8>>, place: UInt32, name: UInt16
   ) {
-    let key = SearchKey.fold(utf8: name)
+    let key = SearchKey.fold(utf8: text)
     guard !key.isEmpty, key.count <= Int(UInt16.max), keys.count <= Int(UInt32.max) - key.count
     else { return }
     entries.append(
       NameIndex.Entry(
-        keyStart: UInt32(keys.count), keyLength: UInt16(key.count), isMainName: isMainName,
+        keyStart: UInt32(keys.count), keyLength: UInt16(key.count), name: name,
         place: place))
     keys.append(contentsOf: key)
   }

@@ -10,10 +10,14 @@ struct NameIndex: Sendable {
   struct Entry: Sendable {
     var keyStart: UInt32
     var keyLength: UInt16
-    /// Whether the key is the place's own name (not one of its alternate names).
-    var isMainName: Bool
+    /// Which of the place's names the key is: 0 for its own name, n for its n-th alternate name
+    /// (in the order of the gazetteer's alternates field), so a search can say which it matched.
+    var name: UInt16
     /// The place's position in the gazetteer, which is also its rank by population.
     var place: UInt32
+
+    /// Whether the key is the place's own name (not one of its alternate names).
+    var isMainName: Bool { name == 0 }
   }
 
   private let keys: [UInt8]
@@ -50,8 +54,8 @@ struct NameIndex: Sendable {
         if kept > 0, entries[kept - 1].place == entries[index].place,
           Self.compare(buffer, entries[kept - 1], entries[index]) == 0
         {
-          // The same key as the place's own name and as an alternate: it is its own name.
-          entries[kept - 1].isMainName = entries[kept - 1].isMainName || entries[index].isMainName
+          // The same key for two names of the place: the first of them (its own name first).
+          entries[kept - 1].name = min(entries[kept - 1].name, entries[index].name)
           continue
         }
         entries[kept] = entries[index]
@@ -65,7 +69,7 @@ struct NameIndex: Sendable {
 
   /// The `limit` best-ranked (smallest) places with a name that starts with `prefix`, best first,
   /// each once.
-  func topPlaces(withPrefix prefix: [UInt8], limit: Int) -> [(place: Int, byOwnName: Bool)] {
+  func topPlaces(withPrefix prefix: [UInt8], limit: Int) -> [(place: Int, name: Int)] {
     guard !prefix.isEmpty, limit > 0 else { return [] }
     return keys.withUnsafeBufferPointer { buffer in
       prefix.withUnsafeBufferPointer { query in
@@ -80,22 +84,28 @@ struct NameIndex: Sendable {
         // Shanghai, which some language spells with an x).
         // The `limit` best (tier, place) pairs so far, best first, each place once with its
         // best tier: most entries are turned away by one comparison with the worst kept.
-        var best: [(tier: Int, place: Int)] = []
+        var best: [(tier: Int, place: Int, name: Int)] = []
         best.reserveCapacity(limit + 1)
         for entry in entries[start..<end] {
           let exact = Int(entry.keyLength) == query.count
           let tier = (entry.isMainName ? 0 : 2) + (exact ? 0 : 1)
-          let candidate = (tier: tier, place: Int(entry.place))
-          if best.count == limit, let worst = best.last, !(candidate < worst) { continue }
+          let candidate = (tier: tier, place: Int(entry.place), name: Int(entry.name))
+          if best.count == limit, let worst = best.last,
+            !((candidate.tier, candidate.place) < (worst.tier, worst.place))
+          {
+            continue
+          }
           if let known = best.firstIndex(where: { $0.place == candidate.place }) {
             guard candidate.tier < best[known].tier else { continue }
             best.remove(at: known)
           }
-          let position = best.firstIndex { candidate < $0 } ?? best.endIndex
+          let position =
+            best.firstIndex { (candidate.tier, candidate.place) < ($0.tier, $0.place) }
+            ?? best.endIndex
           best.insert(candidate, at: position)
           if best.count > limit { best.removeLast() }
         }
-        return best.map { (place: $0.place, byOwnName: $0.tier < 2) }
+        return best.map { (place: $0.place, name: $0.name) }
       }
     }
   }

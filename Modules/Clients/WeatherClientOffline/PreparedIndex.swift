@@ -8,16 +8,16 @@ import Foundation
 /// FNV-1a 64 hash), then one line per name, in index order:
 ///
 /// ```text
-/// # gazetteer index v1; source 5355871 bytes, fnv1a64 0123456789abcdef
-/// seoul<TAB>12<TAB>1
+/// # gazetteer index v2; source 5614598 bytes, fnv1a64 0123456789abcdef
+/// seoul<TAB>12<TAB>0
 /// ```
 ///
-/// — the key, the place's row in the gazetteer text (0 is its first place), and 1 for the
-/// place's own name or 0 for an alternate. An index that does not name the gazetteer it is given
+/// — the key, the place's row in the gazetteer text (0 is its first place), and which of its
+/// names the key is: 0 for its own name, n for its n-th alternate. An index that does not name the gazetteer it is given
 /// is not used: the names are folded at load, as without one. `PreparedIndexTests` fails when the
 /// committed index is not the one the committed gazetteer makes, and writes the right one.
 enum PreparedIndex {
-  static let version = "gazetteer index v1"
+  static let version = "gazetteer index v2"
 
   /// The header line that names `source`.
   static func header(of source: UnsafeRawBufferPointer) -> String {
@@ -47,7 +47,7 @@ enum PreparedIndex {
     text.append(UInt8(ascii: "\n"))
     index.forEachEntry { key, entry in
       text.append(contentsOf: key)
-      text.append(contentsOf: "\t\(entry.place)\t\(entry.isMainName ? 1 : 0)\n".utf8)
+      text.append(contentsOf: "\t\(entry.place)\t\(entry.name)\n".utf8)
     }
     return text
   }
@@ -67,29 +67,32 @@ enum PreparedIndex {
     entries.reserveCapacity(bytes.count / 12)
     var position = firstLineEnd + 1
     while position < bytes.count {
-      // key TAB row TAB main NEWLINE
+      // key TAB row TAB name NEWLINE
       var tab = position
       while tab < bytes.count, bytes[tab] != UInt8(ascii: "\t") { tab += 1 }
       let keyLength = tab - position
       guard tab < bytes.count, keyLength > 0, keyLength <= Int(UInt16.max) else { return nil }
-      var row = 0
-      var cursor = tab + 1
-      while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "\t") {
-        let digit = Int(bytes[cursor]) - Int(UInt8(ascii: "0"))
-        guard (0...9).contains(digit) else { return nil }
-        row = row * 10 + digit
-        cursor += 1
+      // A decimal number up to `stop` (a tab or a newline, or the end for the last one).
+      func number(from start: Int, to stop: UInt8) -> (value: Int, end: Int)? {
+        var value = 0
+        var cursor = start
+        while cursor < bytes.count, bytes[cursor] != stop {
+          let digit = Int(bytes[cursor]) - Int(UInt8(ascii: "0"))
+          guard (0...9).contains(digit), value <= Int(UInt32.max) else { return nil }
+          value = value * 10 + digit
+          cursor += 1
+        }
+        return cursor > start ? (value, cursor) : nil
       }
-      // `cursor` is at the second tab: a row was read, and the flag follows.
-      guard cursor > tab + 1, row < rowCount, cursor + 1 < bytes.count else { return nil }
-      let main = bytes[cursor + 1]
-      guard main == UInt8(ascii: "0") || main == UInt8(ascii: "1") else { return nil }
-      let lineEnd = cursor + 2
-      guard lineEnd == bytes.count || bytes[lineEnd] == UInt8(ascii: "\n") else { return nil }
+      guard let (row, secondTab) = number(from: tab + 1, to: UInt8(ascii: "\t")),
+        row < rowCount, secondTab < bytes.count,
+        let (name, lineEnd) = number(from: secondTab + 1, to: UInt8(ascii: "\n")),
+        name <= Int(UInt16.max)
+      else { return nil }
       entries.append(
         NameIndex.Entry(
-          keyStart: UInt32(keys.count), keyLength: UInt16(keyLength),
-          isMainName: main == UInt8(ascii: "1"), place: UInt32(row)))
+          keyStart: UInt32(keys.count), keyLength: UInt16(keyLength), name: UInt16(name),
+          place: UInt32(row)))
       keys.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<tab]))
       position = lineEnd + 1
     }

@@ -59,17 +59,9 @@ struct CompositionTests {
   /// The terminal's counters are kept in the profile's database between runs; the run started
   /// last holds them, and an older run still open is refused rather than overwriting them.
   @Test func theTerminalKeepsItsCountersForTheRunStartedLast() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("kept-app-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let settings = ConfigurationReader([
-      "APP_DATABASE": folder.appendingPathComponent("app.sqlite").path
-    ])
-    func keptApp() async throws -> KeptAppClient {
-      var values = DependencyValues()
-      try await AppComposition.terminal.storage(settings)(&values)
-      return values.keptApp
-    }
+    let database = TemporaryDatabase()
+    defer { database.remove() }
+    let keptApp = database.keptApp
     let first = try await keptApp()
     #expect(try await first.load() == nil)
     try await first.save(Data("one".utf8))
@@ -86,17 +78,9 @@ struct CompositionTests {
   /// On a new database too: the run started later holds the counters before either saved
   /// anything (found by the black-box check: the earlier run kept saving).
   @Test func onANewDatabaseTheRunStartedLastHoldsTheCountersAtOnce() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("kept-app-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let settings = ConfigurationReader([
-      "APP_DATABASE": folder.appendingPathComponent("app.sqlite").path
-    ])
-    func keptApp() async throws -> KeptAppClient {
-      var values = DependencyValues()
-      try await AppComposition.terminal.storage(settings)(&values)
-      return values.keptApp
-    }
+    let database = TemporaryDatabase()
+    defer { database.remove() }
+    let keptApp = database.keptApp
     let (earlier, later) = (try await keptApp(), try await keptApp())
     #expect(try await earlier.load() == nil)
     #expect(try await later.load() == nil)
@@ -130,5 +114,25 @@ struct CompositionTests {
       let message = error.localizedDescription
       return message.contains("mysql") && !message.contains("s3cret")
     }
+  }
+}
+
+/// A terminal profile's database file in a folder of its own; each ``keptApp()`` is the kept
+/// counters' client of one more app-cli run on it.
+struct TemporaryDatabase {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("kept-app-\(UUID().uuidString)")
+
+  func keptApp() async throws -> KeptAppClient {
+    let settings = ConfigurationReader([
+      "APP_DATABASE": folder.appendingPathComponent("app.sqlite").path
+    ])
+    var values = DependencyValues()
+    try await AppComposition.terminal.storage(settings)(&values)
+    return values.keptApp
+  }
+
+  func remove() {
+    try? FileManager.default.removeItem(at: folder)
   }
 }

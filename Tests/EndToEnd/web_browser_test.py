@@ -198,6 +198,22 @@ def serious_accessibility_violations(driver):
     return [v for v in results if v["impact"] in ("serious", "critical")]
 
 
+def three_and_a_running_timer(checks):
+    """On a fresh page: the first counter to 3, a second counter whose timer runs and has
+    ticked. Returns the function that reads the counts."""
+    checks.wait(lambda: checks.text("#connection") == "live", "event stream open")
+    increment = '#counter-list .counter [data-do="counter.increment"]'
+    counts = lambda: checks.texts("#counter-list .counter .count")
+    for expected in ("1", "2", "3"):
+        checks.click(increment, 0)
+        checks.wait(lambda: (counts() or [None])[0] == expected, f"count {expected}")
+    checks.click("#add-counter")
+    checks.wait(lambda: len(counts()) == 2, "two counters")
+    checks.click('#counter-list .counter [data-do="counter.timer"]', 1)
+    checks.wait(lambda: int((counts() or ["0", "0"])[1]) >= 1, "the second counter's timer ticks")
+    return counts
+
+
 def forget_cookies(driver):
     """Makes the browser a new visitor: every cookie of every path goes (WebDriver's own delete
     only reaches the cookies the current page can see, not those of /api/session)."""
@@ -859,16 +875,8 @@ def main():
             first, url = launch(["--offline", "--database", database], port=port)
             processes.append(first)
             driver.get(url)
-            c.wait(lambda: c.text("#connection") == "live", "event stream open")
+            counts = three_and_a_running_timer(c)
             increment = '#counter-list .counter [data-do="counter.increment"]'
-            counts = lambda: c.texts("#counter-list .counter .count")
-            for expected in ("1", "2", "3"):
-                c.click(increment, 0)
-                c.wait(lambda: (counts() or [None])[0] == expected, f"count {expected}")
-            c.click("#add-counter")
-            c.wait(lambda: len(counts()) == 2, "two counters")
-            c.click('#counter-list .counter [data-do="counter.timer"]', 1)
-            c.wait(lambda: int((counts() or ["0", "0"])[1]) >= 1, "the second counter's timer ticks")
             first.kill()
             first.wait(timeout=10)
             processes.remove(first)
@@ -898,16 +906,7 @@ def main():
             try:
                 b = Checks(browser)
                 browser.get(url)
-                b.wait(lambda: b.text("#connection") == "live", "event stream open")
-                increment = '#counter-list .counter [data-do="counter.increment"]'
-                counts = lambda: b.texts("#counter-list .counter .count")
-                for expected in ("1", "2", "3"):
-                    b.click(increment, 0)
-                    b.wait(lambda: (counts() or [None])[0] == expected, f"count {expected}")
-                b.click("#add-counter")
-                b.wait(lambda: len(counts()) == 2, "two counters")
-                b.click('#counter-list .counter [data-do="counter.timer"]', 1)
-                b.wait(lambda: int((counts() or ["0", "0"])[1]) >= 1, "the timer ticks")
+                counts = three_and_a_running_timer(b)
                 # An event stream is counted when it closes: the sweeper ended the session.
                 streams = lambda: metric(url, "app_http_request_duration_seconds_count",
                                          route="/api/session/events", method="GET")
@@ -924,6 +923,7 @@ def main():
                 browser.quit()
                 browser = make_driver(profile)
                 b = Checks(browser)
+                counts = lambda: b.texts("#counter-list .counter .count")
                 browser.get(url)
                 b.wait(lambda: b.text("#connection") == "live", "the restarted browser is live")
                 assert counts() == kept, (counts(), kept)

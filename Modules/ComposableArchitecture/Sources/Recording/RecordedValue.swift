@@ -154,21 +154,11 @@ extension RecordedValue {
     if a.count == b.count, zip(a, b).allSatisfy({ $0.label == $1.label }) {
       return zip(a, b).allSatisfy { $0.value == $1.value }
     }
-    let (shorter, longer) = a.count <= b.count ? (a, b) : (b, a)
-    var unmatched = shorter.count
-    for field in longer {
-      if let other = shorter.first(where: { $0.label == field.label }) {
-        guard other.value == field.value else { return false }
-        unmatched -= 1
-      } else if field.value != .null {
-        return false
-      }
+    func value(of label: String, in fields: [Field]) -> RecordedValue {
+      fields.first { $0.label == label }?.value ?? .null
     }
-    // A field only the shorter side has must be `null` too.
-    return unmatched == 0
-      || shorter.allSatisfy { field in
-        longer.contains { $0.label == field.label } || field.value == .null
-      }
+    return a.allSatisfy { $0.value == value(of: $0.label, in: b) }
+      && b.allSatisfy { field in a.contains { $0.label == field.label } || field.value == .null }
   }
 }
 

@@ -280,12 +280,7 @@ public final class SessionRegistry: Sendable {
   /// it is still there, and ends it: its event streams close (their pages reconnect and get the
   /// current state), its effects are cancelled. Its saved state stays: it is the other copy's.
   private func drop(_ session: Session, logger: Logger) {
-    let removed = table.withLock { table in
-      guard table.sessions[session.id] === session else { return false }
-      table.sessions[session.id] = nil
-      return true
-    }
-    guard removed else { return }
+    guard remove(session) else { return }
     session.end()
     metrics.sessionsSuperseded.increment()
     logger.notice(
@@ -297,15 +292,20 @@ public final class SessionRegistry: Sendable {
   /// waits (at most the archive timeout) until its last state is saved, so that a resume reads
   /// it.
   private func expire(_ session: Session) async {
-    let removed = table.withLock { table in
+    guard remove(session) else { return }
+    session.end()
+    _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+    logger.info("Session expired", metadata: ["session": "\(session.logName)"])
+  }
+
+  /// Removes `session` from the table if it is still the one there under its id (another
+  /// request may have replaced or removed it meanwhile); returns whether it did.
+  private func remove(_ session: Session) -> Bool {
+    table.withLock { table in
       guard table.sessions[session.id] === session else { return false }
       table.sessions[session.id] = nil
       return true
     }
-    guard removed else { return }
-    session.end()
-    _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
-    logger.info("Session expired", metadata: ["session": "\(session.logName)"])
   }
 
   /// How a resume ended, for every request that waited for it.

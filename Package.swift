@@ -388,11 +388,22 @@ let package = Package(
       name: "AppTerminal",
       dependencies: [
         "TerminalFrontend", "CounterTerminal", "SearchTerminal", "SettingsTerminal",
-        "EpisodesTerminal", "AppFeature", "ComposableArchitecture", "SearchFeature",
-        "FactClient", "RandomNumberClient", "WeatherClient", "AppConfiguration",
+        "EpisodesTerminal", "AppFeature", "AppRecording", "ComposableArchitecture",
+        "SearchFeature", "FactClient", "RandomNumberClient", "WeatherClient", "AppConfiguration",
         "SessionTestWriter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Apps/AppTerminal"
+    ),
+    // How a session of the app is recorded and replayed: the clients its features call, wrapped
+    // so a record keeps their answers, and the start state a test made from a record begins at.
+    // Beside the composition root, so that the features stay plain TCA.
+    .target(
+      name: "AppRecording",
+      dependencies: [
+        "AppFeature", "ComposableArchitecture", "FactClient", "FavoriteClient",
+        "RandomNumberClient", "SettingsClient", "WeatherClient",
+      ],
+      path: "Apps/AppRecording"
     ),
     // The app on the web: its features' web parts lifted into AppFeature (AppFeature.webAPI), its
     // own frame (TabsPage) and the WebApp the server runs. Beside the composition root, since it
@@ -401,7 +412,7 @@ let package = Package(
       name: "AppWeb",
       dependencies: [
         "WebFrontend", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "AppFeature",
-        "ComposableArchitecture",
+        "AppRecording", "ComposableArchitecture",
       ],
       path: "Apps/AppWeb"
     ),
@@ -594,9 +605,9 @@ let package = Package(
     .testTarget(
       name: "RecordingTests",
       dependencies: [
-        "AppFeature", "SessionTestWriter", "CounterFeature", "EpisodesFeature", "FavoritingFeature",
-        "SearchFeature", "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient",
-        "SettingsClient", "WeatherClient",
+        "AppFeature", "AppRecording", "SessionTestWriter", "CounterFeature", "EpisodesFeature",
+        "FavoritingFeature", "SearchFeature", "SettingsFeature", "FactClient", "FavoriteClient",
+        "RandomNumberClient", "SettingsClient", "WeatherClient",
       ],
       path: "Tests/RecordingTests",
       resources: [.copy("Records")]

@@ -1,5 +1,6 @@
 import AppConfiguration
 import AppFeature
+import AppRecording
 import ArgumentParser
 import ComposableArchitecture
 import Foundation

@@ -1,4 +1,5 @@
 import AppFeature
+import AppRecording
 import ArgumentParser
 import ComposableArchitecture
 import Foundation

@@ -1,4 +1,5 @@
 import AppFeature
+import AppRecording
 import CounterWeb
 import EpisodesWeb
 import SearchWeb

@@ -10,7 +10,8 @@ let runtimeMacros: [String: MacroSpec] = [
   "_CasePathResolving": MacroSpec(
     type: CasePathResolvingMacro.self, conformances: ["_CasePathResolving"]),
   "ObservableState": MacroSpec(
-    type: ObservableStateMacro.self, conformances: ["Observable", "ObservableState"]),
+    type: ObservableStateMacro.self,
+    conformances: ["Observable", "ObservableState", "RecordDecodable", "_RecordPatchable"]),
   "ObservationStateTracked": MacroSpec(type: ObservationStateTrackedMacro.self),
   "ObservationStateIgnored": MacroSpec(type: ObservationStateIgnoredMacro.self),
   "Presents": MacroSpec(type: PresentsMacro.self),
@@ -44,10 +45,11 @@ struct ReducerMacroTests {
     } expansion: {
       """
       struct Counter {
+        @ComposableArchitecture.RecordDecodable
         struct State: Equatable {
           var count = 0
         }
-        @CasePaths.CasePathable @ComposableArchitecture._CasePathResolving
+        @CasePaths.CasePathable @ComposableArchitecture._CasePathResolving @ComposableArchitecture.RecordDecodable
         enum Action {
           case incrementButtonTapped
           case child(Child.Action)
@@ -118,7 +120,7 @@ struct ReducerMacroTests {
             _$observationRegistrar._$willModify()
           }
         }
-        @CasePaths.CasePathable @ComposableArchitecture._CasePathResolving
+        @CasePaths.CasePathable @ComposableArchitecture._CasePathResolving @ComposableArchitecture.RecordDecodable
         enum Action: BindableAction {
           case binding(BindingAction<State>)
         }
@@ -129,6 +131,35 @@ struct ReducerMacroTests {
       }
 
       extension Settings.State: ComposableArchitecture.ObservableState, Observation.Observable {
+      }
+
+      extension Settings.State: ComposableArchitecture.RecordDecodable, ComposableArchitecture._RecordPatchable {
+        init(_$recorded value: ComposableArchitecture.RecordedValue) throws {
+        let fields = try ComposableArchitecture.RecordDecoding.fields(of: value, type: "Settings.State")
+        _ = fields
+        self.name = try ComposableArchitecture.RecordDecoding.field("name", in: fields)
+        }
+
+        mutating func _$patch(
+          _ path: ArraySlice<ComposableArchitecture.RecordedChange.Component>,
+          _ value: ComposableArchitecture.RecordedValue
+        ) throws {
+          guard let first = path.first else {
+            self = try Self(_$recorded: value)
+            return
+          }
+          guard case .field(let field) = first else {
+            throw ComposableArchitecture.RecordDecodingError("Settings.State has fields, not elements")
+          }
+          try ComposableArchitecture.RecordDecoding.at(field) {
+            switch field {
+            case "name":
+            try ComposableArchitecture.RecordDecoding.patch(&self.name, path.dropFirst(), value)
+            default:
+            throw ComposableArchitecture.RecordDecodingError("Settings.State has no field \(field)")
+            }
+          }
+        }
       }
       """#
     }
@@ -611,6 +642,44 @@ struct ObservableStateMacroTests {
       }
 
       extension State: ComposableArchitecture.ObservableState, Observation.Observable {
+      }
+
+      extension State: ComposableArchitecture.RecordDecodable, ComposableArchitecture._RecordPatchable {
+        init(_$recorded value: ComposableArchitecture.RecordedValue) throws {
+        let fields = try ComposableArchitecture.RecordDecoding.fields(of: value, type: "State")
+        _ = fields
+        self.count = try ComposableArchitecture.RecordDecoding.field("count", in: fields)
+        self.id = try ComposableArchitecture.RecordDecoding.field("id", in: fields)
+        self.scratch = try ComposableArchitecture.RecordDecoding.field("scratch", in: fields)
+        self.destination = try ComposableArchitecture.RecordDecoding.field("destination", in: fields)
+        }
+
+        mutating func _$patch(
+          _ path: ArraySlice<ComposableArchitecture.RecordedChange.Component>,
+          _ value: ComposableArchitecture.RecordedValue
+        ) throws {
+          guard let first = path.first else {
+            self = try Self(_$recorded: value)
+            return
+          }
+          guard case .field(let field) = first else {
+            throw ComposableArchitecture.RecordDecodingError("State has fields, not elements")
+          }
+          try ComposableArchitecture.RecordDecoding.at(field) {
+            switch field {
+            case "count":
+            try ComposableArchitecture.RecordDecoding.patch(&self.count, path.dropFirst(), value)
+          case "id":
+            throw ComposableArchitecture.RecordDecodingError("id is a constant")
+          case "scratch":
+            try ComposableArchitecture.RecordDecoding.patch(&self.scratch, path.dropFirst(), value)
+          case "destination":
+            try ComposableArchitecture.RecordDecoding.patch(&self.destination, path.dropFirst(), value)
+            default:
+            throw ComposableArchitecture.RecordDecodingError("State has no field \(field)")
+            }
+          }
+        }
       }
       """#
     }

@@ -1,4 +1,5 @@
 import AppFeature
+import AppRecording
 import ComposableArchitecture
 import CounterFeature
 import FactClient

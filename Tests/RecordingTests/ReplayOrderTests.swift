@@ -38,7 +38,6 @@ struct TwoLoads {
     var arrivals: [String] = []
   }
 
-  @RecordDecodable
   @CasePathable
   enum Action: Equatable {
     case start

@@ -1,4 +1,5 @@
 import AppFeature
+import AppRecording
 import ComposableArchitecture
 import CounterFeature
 import Foundation
@@ -230,6 +231,92 @@ struct IncrementsByTwo {
           path: [.field("episodes"), .field("episodes"), .element(id: .uuid(id)), .field("id")],
           value: .uuid(UUID())))
     }
+  }
+}
+
+/// A feature written as TCA code, with no attribute of the project: what a replay builds from a
+/// record comes from `@Reducer` and `@ObservableState`, an action enum declared beside its
+/// reducer from its case paths, and a plain model from `Decodable`.
+@Reducer
+struct PlainFeature {
+  @ObservableState
+  struct State: Equatable {
+    var count = 0
+    var forecast: Forecast? = nil
+    @Presents var confirmation: ConfirmationDialogState<Choice>?
+    struct Forecast: Codable, Equatable {
+      var days: [Date]
+      var high: Double
+    }
+  }
+  enum Action: Equatable {
+    case choice(PresentationAction<Choice>)
+    case counted(by: Int)
+    case forecastLoaded(State.Forecast, attempt: Int)
+  }
+  var body: some ReducerOf<Self> { EmptyReducer() }
+}
+
+/// The confirmation's buttons: declared outside the reducer, as TCA's examples declare
+/// `FavoritingAction`, with TCA's own attribute only.
+@CasePathable
+enum Choice: Equatable {
+  case keep
+  case remove(id: Int)
+  case answered(Result<Int, Refusal>)
+  case moved(from: Int, to: Int)
+}
+
+struct Refusal: Error, Equatable, Codable {
+  var reason: String
+}
+
+@Suite struct PlainFeatureRecordTests {
+  @Test func aPlainFeaturesStateAndActionsAreBuiltAgainExactly() throws {
+    let state = PlainFeature.State(
+      count: 3,
+      forecast: .init(days: [Date(timeIntervalSince1970: 86_400)], high: 21.5),
+      confirmation: ConfirmationDialogState { TextState("Sure?") })
+    let recorded = RecordedValue(reflecting: state)
+    #expect(try RecordDecoding.decode(PlainFeature.State.self, from: recorded) == state)
+    let actions: [PlainFeature.Action] = [
+      .counted(by: 2),
+      .forecastLoaded(.init(days: [], high: -3), attempt: 1),
+      .choice(.presented(.keep)),
+      .choice(.presented(.remove(id: 7))),
+      .choice(.presented(.answered(.success(4)))),
+      .choice(.presented(.answered(.failure(Refusal(reason: "no"))))),
+      .choice(.dismiss),
+    ]
+    for action in actions {
+      let built = try RecordDecoding.decode(
+        PlainFeature.Action.self, from: RecordedValue(reflecting: action))
+      #expect(built == action)
+    }
+  }
+
+  @Test func aChangeReachesIntoAPlainFeaturesState() throws {
+    var state = PlainFeature.State()
+    try RecordDecoding.patch(
+      &state, with: RecordedChange(path: [.field("count")], value: .integer("5")))
+    #expect(state.count == 5)
+  }
+
+  @Test func aCaseWithSeveralValuesOutsideAReducerIsNamedNotGuessed() {
+    #expect(
+      throws: RecordDecodingError(
+        "case moved of Choice has 2 values; only a @Reducer's Action is built with several")
+    ) {
+      try RecordDecoding.decode(
+        Choice.self, from: RecordedValue(reflecting: Choice.moved(from: 1, to: 2)))
+    }
+    // A case the enum no longer has: named, with what each case's value said about the record.
+    let error = #expect(throws: RecordDecodingError.self) {
+      try RecordDecoding.decode(Choice.self, from: .enumeration(name: "vanished", payload: []))
+    }
+    #expect(
+      error?.description.hasPrefix("Choice has no case vanished that the record's value builds")
+        == true)
   }
 }
 

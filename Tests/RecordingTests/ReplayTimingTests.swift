@@ -17,7 +17,6 @@ struct StaleLoad {
     var isWaiting = false
   }
 
-  @RecordDecodable
   @CasePathable
   enum Action: Equatable {
     case start
@@ -157,7 +156,6 @@ struct TwoTicks {
     var marks: [Int] = []
   }
 
-  @RecordDecodable
   @CasePathable
   enum Action: Equatable {
     case start
@@ -231,7 +229,6 @@ struct Ticker {
     var ticks = 0
   }
 
-  @RecordDecodable
   @CasePathable
   enum Action: Equatable {
     case start
@@ -299,7 +296,6 @@ struct TickAndDebounce {
     var searched: [String] = []
   }
 
-  @RecordDecodable
   @CasePathable
   enum Action: Equatable {
     case start

@@ -158,10 +158,26 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     guard !protocols.isEmpty else { return [] }
-    let decl: DeclSyntax = """
-      extension \(type.trimmed): ComposableArchitecture.ObservableState, Observation.Observable {}
-      """
-    return [decl.cast(ExtensionDeclSyntax.self)]
+    var extensions: [ExtensionDeclSyntax] = []
+    if RecordDecodableExpansion.wants("ObservableState", in: protocols)
+      || RecordDecodableExpansion.wants("Observable", in: protocols)
+    {
+      let decl: DeclSyntax = """
+        extension \(type.trimmed): ComposableArchitecture.ObservableState, Observation.Observable {}
+        """
+      extensions.append(decl.cast(ExtensionDeclSyntax.self))
+    }
+    // A state struct is also what a replay builds again and patches field by field, as
+    // `@RecordDecodable` writes it: so a feature's state needs nothing but TCA's own attribute.
+    if declaration.is(StructDeclSyntax.self) {
+      extensions += try RecordDecodableMacro.expansion(
+        of: node, attachedTo: declaration, providingExtensionsOf: type,
+        conformingTo: protocols.filter {
+          RecordDecodableExpansion.wants("RecordDecodable", in: [$0])
+            || RecordDecodableExpansion.wants("_RecordPatchable", in: [$0])
+        }, in: context)
+    }
+    return extensions
   }
 }
 

@@ -114,6 +114,15 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     if let variable = member.as(VariableDeclSyntax.self) {
       return bodyAttributes(for: variable)
     }
+    if let structDecl = member.as(StructDeclSyntax.self), structDecl.name.text == "State" {
+      let existing = Set(
+        structDecl.attributes.compactMap {
+          $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+        })
+      let observable = ["ObservableState", "ComposableArchitecture.ObservableState"]
+      guard !existing.contains(where: observable.contains) else { return [] }
+      return recordDecodableAttribute(name: "State", existing: existing).map { [$0] } ?? []
+    }
     guard let enumDecl = member.as(EnumDeclSyntax.self) else { return [] }
     let name = enumDecl.name.text
     guard name == "Action" || name == "State" else { return [] }
@@ -135,7 +144,22 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     if name == "State" && !existing.contains("dynamicMemberLookup") {
       attributes.append("@dynamicMemberLookup")
     }
+    if let recordDecodable = recordDecodableAttribute(name: name, existing: existing) {
+      attributes.append(recordDecodable)
+    }
     return attributes
+  }
+
+  /// `@RecordDecodable` for a `State` or `Action` the reducer declares, so that a replay can build
+  /// them again without a project-only attribute in the feature: an `@ObservableState` struct
+  /// gets it from that macro, and a type that names it already keeps its own.
+  private static func recordDecodableAttribute(name: String, existing: Set<String>)
+    -> AttributeSyntax?
+  {
+    guard name == "Action" || name == "State" else { return nil }
+    let own = ["RecordDecodable", "ComposableArchitecture.RecordDecodable"]
+    guard !existing.contains(where: own.contains) else { return nil }
+    return "@ComposableArchitecture.RecordDecodable"
   }
 
   /// The conformance lives in a generated extension, so `body` would not inherit the requirement's

@@ -67,7 +67,9 @@ extension _SynthesizedConformance {
 ///   @Presents var alert: AlertState<Action.Alert>?
 /// }
 /// ```
-@attached(extension, conformances: Observable, ObservableState)
+@attached(
+  extension, conformances: Observable, ObservableState, RecordDecodable, _RecordPatchable,
+  names: named(init), named(_$patch))
 @attached(
   member, names: named(_$id), named(_$observationRegistrar), named(_$willModify),
   named(_$fieldName), named(_$recordedBinding))

@@ -16,7 +16,6 @@ import SettingsFeature
 @Reducer
 public struct AppFeature: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Sendable {
     /// The counters, and the confirmation of a counter's removal while it is shown.
     public var counterList: CounterList.State
@@ -75,7 +74,6 @@ public struct AppFeature: Sendable {
     case counters, search, settings, episodes
   }
 
-  @RecordDecodable
   public enum Action: Sendable {
     case counterList(CounterList.Action)
     case episodes(Episodes.Action)

@@ -13,7 +13,6 @@ import RandomNumberClient
 @Reducer
 public struct Counter: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Identifiable, Sendable, Codable {
     public var id: UUID
     public var count: Int
@@ -48,7 +47,6 @@ public struct Counter: Sendable {
     public static let randomRange = 1...100
   }
 
-  @RecordDecodable
   public enum Action: Sendable {
     case decrementButtonTapped
     case factButtonTapped

@@ -9,7 +9,6 @@ import Foundation
 @Reducer
 public struct CounterList: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Sendable {
     public var counters: IdentifiedArrayOf<Counter.State>
     /// What is presented over the list: the confirmation of a counter's removal.
@@ -51,12 +50,10 @@ public struct CounterList: Sendable {
 
   /// The buttons of the removal confirmation besides Cancel.
   @CasePathable
-  @RecordDecodable
   public enum Removal: Equatable, Sendable {
     case remove(id: Counter.State.ID)
   }
 
-  @RecordDecodable
   public enum Action: Sendable {
     case addCounterButtonTapped
     case counters(IdentifiedActionOf<Counter>)

@@ -7,7 +7,6 @@ import Foundation
 @Reducer
 public struct Episode: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Identifiable, Sendable {
     public let id: UUID
     /// The favorite button's state, shared with the episode's screen while one is open: the
@@ -35,7 +34,6 @@ public struct Episode: Sendable {
     }
   }
 
-  @RecordDecodable
   public enum Action: Sendable {
     case favorite(FavoritingAction)
   }

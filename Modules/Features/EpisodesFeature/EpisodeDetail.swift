@@ -12,7 +12,6 @@ import Foundation
 @Reducer
 public struct EpisodeDetail: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Sendable {
     public let id: UUID
     /// The favorite button's state, shared with the episode's row.
@@ -31,7 +30,6 @@ public struct EpisodeDetail: Sendable {
     }
   }
 
-  @RecordDecodable
   public enum Action: Sendable {
     case closeButtonTapped
     /// The favorite button's actions, which ``Episodes`` handles with the row's ``Favoriting``.

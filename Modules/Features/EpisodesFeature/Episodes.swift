@@ -23,7 +23,6 @@ import Foundation
 @Reducer
 public struct Episodes: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Sendable {
     public var episodes: IdentifiedArrayOf<Episode.State>
     /// Why the saved favorites could not be loaded.
@@ -60,7 +59,6 @@ public struct Episodes: Sendable {
     }
   }
 
-  @RecordDecodable
   public enum Action: Sendable {
     case episodeTapped(Episode.State.ID)
     case episodes(IdentifiedActionOf<Episode>)

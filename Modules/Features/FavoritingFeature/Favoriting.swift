@@ -4,7 +4,6 @@ import Foundation
 /// The state of a reusable favorite button: which element, the choice shown, the choice the
 /// service is known to hold, the save in flight, and the alert shown when saving failed.
 @ObservableState
-@RecordDecodable
 public struct FavoritingState<ID: Hashable & Sendable>: Equatable, Sendable {
   @Presents public var alert: AlertState<FavoritingAction.Alert>?
   public let id: ID
@@ -34,7 +33,6 @@ public struct FavoritingState<ID: Hashable & Sendable>: Equatable, Sendable {
 
 /// What can happen to a favorite button.
 @CasePathable
-@RecordDecodable
 public enum FavoritingAction: Sendable {
   case alert(PresentationAction<Alert>)
   case buttonTapped

@@ -16,7 +16,6 @@ import WeatherClient
 @Reducer
 public struct Search: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Sendable {
     public var results: [GeocodingSearch.Result]
     public var resultForecastRequestInFlight: GeocodingSearch.Result?
@@ -48,8 +47,7 @@ public struct Search: Sendable {
     }
 
     /// The forecast of one place.
-    @RecordDecodable
-    public struct Weather: Equatable, Sendable {
+    public struct Weather: Codable, Equatable, Sendable {
       public var id: GeocodingSearch.Result.ID
       public var days: [Day]
       /// Whether the days are an estimate made without a weather service (``Forecast/isEstimate``):
@@ -63,8 +61,7 @@ public struct Search: Sendable {
       }
 
       /// One day of a forecast.
-      @RecordDecodable
-      public struct Day: Equatable, Sendable {
+      public struct Day: Codable, Equatable, Sendable {
         public var date: Date
         public var temperatureMax: Double
         public var temperatureMaxUnit: String
@@ -88,7 +85,6 @@ public struct Search: Sendable {
     }
   }
 
-  @RecordDecodable
   public enum Action: Sendable {
     case forecastResponse(GeocodingSearch.Result.ID, Result<Forecast, any Error>)
     case searchQueryChanged(String)

@@ -26,7 +26,6 @@ import WeatherClient
 @Reducer
 public struct Settings: Sendable {
   @ObservableState
-  @RecordDecodable
   public struct State: Equatable, Sendable {
     /// What is presented over the form: the reset confirmation.
     @Presents public var destination: Destination.State?
@@ -102,12 +101,10 @@ public struct Settings: Sendable {
 
   /// The buttons of the reset confirmation besides Cancel.
   @CasePathable
-  @RecordDecodable
   public enum ResetConfirmation: Equatable, Sendable {
     case reset
   }
 
-  @RecordDecodable
   public enum Action: BindableAction, Equatable, Sendable {
     case binding(BindingAction<State>)
     case destination(PresentationAction<Destination.Action>)

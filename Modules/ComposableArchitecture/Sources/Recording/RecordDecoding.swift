@@ -79,9 +79,49 @@ public enum RecordDecoding {
         )
       }
     }
+    if let iterable = T.self as? any CasePathIterable.Type {
+      return try caseByCasePath(iterable, from: value) as! T
+    }
     throw RecordDecodingError(
-      "\(RecordedValue.typeName(of: T.self)) cannot be built from a record: mark it"
-        + " @RecordDecodable, or make it Decodable")
+      "\(RecordedValue.typeName(of: T.self)) cannot be built from a record: make it Decodable,"
+        + " @CasePathable, or a State or Action of a @Reducer")
+  }
+
+  /// A value of a `@CasePathable` enum that no attribute of ours marks — an action enum declared
+  /// beside its reducer, as TCA's examples do: each case key path embeds the recorded payload,
+  /// and the case that records with the recorded name is the one. A case with no value or one
+  /// value is built so; a case with several values needs the enum to be a `@Reducer`'s `Action`
+  /// (whose macro writes the decoding), as a tuple cannot be built from its parts.
+  private static func caseByCasePath<Root: CasePathIterable>(
+    _: Root.Type, from value: RecordedValue
+  ) throws -> Root {
+    let (name, payload) = try enumCase(of: value, type: RecordedValue.typeName(of: Root.self))
+    let recordedValue: RecordedValue
+    switch payload.count {
+    case 0: recordedValue = .tuple([])
+    case 1: recordedValue = payload[0].value
+    default:
+      throw RecordDecodingError(
+        "case \(name) of \(RecordedValue.typeName(of: Root.self)) has \(payload.count) values;"
+          + " only a @Reducer's Action is built with several")
+    }
+    var failures: [String] = []
+    for keyPath in Root.allCasePaths {
+      guard let valueType = type(of: keyPath).valueType as? any _RecordedCaseValue.Type else {
+        continue
+      }
+      let built: Root
+      do {
+        built = try valueType._embed(recordedValue, at: keyPath)
+      } catch {
+        failures.append("\(error)")
+        continue
+      }
+      if case .enumeration(name, _) = RecordedValue(reflecting: built) { return built }
+    }
+    throw RecordDecodingError(
+      "\(RecordedValue.typeName(of: Root.self)) has no case \(name) that the record's value"
+        + " builds" + (failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"))
   }
 
   private static func allCases<C: CaseIterable>(of type: C.Type) -> [Any] {
@@ -220,6 +260,22 @@ public enum RecordDecoding {
     case .error: "an error"
     case .unsupported(let type): "a \(type) (recorded without its value)"
     }
+  }
+}
+
+/// The value type of a case key path (`Case<Value>`), opened: embeds a recorded payload.
+private protocol _RecordedCaseValue {
+  static func _embed<Root: CasePathable>(
+    _ payload: RecordedValue, at keyPath: PartialCaseKeyPath<Root>
+  ) throws -> Root
+}
+
+extension Case: _RecordedCaseValue {
+  fileprivate static func _embed<Root: CasePathable>(
+    _ payload: RecordedValue, at keyPath: PartialCaseKeyPath<Root>
+  ) throws -> Root {
+    let caseKeyPath = keyPath as! CaseKeyPath<Root, Value>
+    return caseKeyPath(try RecordDecoding.decode(Value.self, from: payload))
   }
 }
 

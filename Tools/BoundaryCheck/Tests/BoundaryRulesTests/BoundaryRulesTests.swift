@@ -341,3 +341,42 @@ struct BoundaryRulesTests {
     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
   }
 }
+
+/// `Fixtures/plain-tca-repo` is a repository in miniature: a runtime whose recording declares
+/// `RecordDecodable` and `RecordedValue`, a feature that writes them and one that only mentions
+/// them in comments and strings.
+struct PlainTCARuleTests {
+  let root = Bundle.module.url(forResource: "Fixtures/plain-tca-repo", withExtension: nil)!
+  let graph = PackageGraph(
+    name: "Fixture",
+    targets: ["CounterFeature", "SearchFeature"].map { name in
+      PackageGraph.Target(
+        name: name, path: "Modules/Features/\(name)", type: "regular",
+        dependencies: [.byName("ComposableArchitecture")])
+    })
+
+  @Test func theProjectOnlyNamesAreTheRecordingsFileScopeDeclarations() throws {
+    let rule = try PlainTCARule(repositoryRoot: root)
+    #expect(rule.projectOnlyNames == ["RecordDecodable", "RecordedValue"])
+  }
+
+  @Test func aFeatureThatWritesAProjectOnlyNameBreaksTheRule() throws {
+    let violations = try PlainTCARule(repositoryRoot: root).violations(
+      in: graph, repositoryRoot: root)
+    #expect(
+      violations.map(\.description) == [
+        "Modules/Features/CounterFeature/Counter.swift:6: RecordDecodable: \(PlainTCARule.rule)",
+        "Modules/Features/CounterFeature/Counter.swift:11: RecordedValue: \(PlainTCARule.rule)",
+      ])
+  }
+
+  @Test func commentsStringsAndMembersDoNotCount() {
+    let rule = PlainTCARule(projectOnlyNames: ["RecordedValue"])
+    let source = """
+      let a = "RecordedValue \\" RecordedValue"  // RecordedValue
+      /* RecordedValue
+         RecordedValue */ let b = RecordedValue.self
+      """
+    #expect(rule.violations(file: "F.swift", source: source).map(\.line) == [3])
+  }
+}

@@ -1,3 +1,4 @@
+import AppFeature
 import ComposableArchitecture
 import FactClient
 import FavoriteClient

@@ -129,40 +129,71 @@ public struct Settings: Sendable {
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      switch action {
-      case .task:
-        state.isLoading = true
-        return .run { send in
-          let response: Result<StoredSettings, StorageFailure>
-          do {
-            response = .success(try await settingsClient.load())
-          } catch {
-            response = .failure(StorageFailure(loading: error))
+    // The form, then a save whenever a kept value changed (the whole form is inside, so a
+    // binding's change counts too).
+    CombineReducers {
+      BindingReducer()
+      Reduce { state, action in
+        switch action {
+        case .binding(\.displayName):
+          state.takeDisplayName()
+          return .none
+
+        case .binding(\.enableNotifications), .binding(\.sendEmailNotifications),
+          .binding(\.sendMobileNotifications):
+          state.keepChannelsOffWithoutNotifications()
+          return .none
+
+        case .binding:
+          return .none
+
+        case .task:
+          state.isLoading = true
+          return .run { send in
+            let response: Result<StoredSettings, StorageFailure>
+            do {
+              response = .success(try await settingsClient.load())
+            } catch {
+              response = .failure(StorageFailure(loading: error))
+            }
+            await send(.loadResponse(response))
           }
-          await send(.loadResponse(response))
+
+        case .loadResponse(.success(let stored)):
+          state.isLoading = false
+          state.apply(stored)
+          return .none
+
+        case .loadResponse(.failure(let failure)):
+          state.isLoading = false
+          state.storageError = failure.message
+          return .none
+
+        case .saveResponse(let failure):
+          state.storageError = failure?.message
+          return .none
+
+        case .resetButtonTapped:
+          state.destination = .confirmReset(.resetSettings)
+          return .none
+
+        case .destination(.presented(.confirmReset(.reset))):
+          // Every default, but the same shared name: those reading it keep reading it.
+          state = State(publicName: state.$publicName)
+          state.$publicName.withLock { $0 = "" }
+          return .none
+
+        case .destination:
+          return .none
         }
-
-      case .loadResponse(.success(let stored)):
-        state.isLoading = false
-        state.apply(stored)
-        return .none
-
-      case .loadResponse(.failure(let failure)):
-        state.isLoading = false
-        state.storageError = failure.message
-        return .none
-
-      case .saveResponse(let failure):
-        state.storageError = failure?.message
-        return .none
-
-      default:
-        // The form's own logic, then a save when a kept value changed.
-        let kept = state.stored
-        let effect = form.reduce(into: &state, action: action)
-        guard state.stored != kept else { return effect }
-        return .merge(effect, save(state.stored, clearingError: state.storageError != nil))
+      }
+      .ifLet(\.$destination, action: \.destination)
+    }
+    .onChange(of: \.stored) { _, stored in
+      Reduce { state, action in
+        // What a load put in is what the client holds already; every other change is saved.
+        if case .loadResponse = action { return .none }
+        return save(stored, clearingError: state.storageError != nil)
       }
     }
   }
@@ -179,40 +210,6 @@ public struct Settings: Sendable {
       }
     }
     .cancellable(id: CancelID.save, cancelInFlight: true)
-  }
-
-  @ReducerBuilder<State, Action>
-  private var form: some ReducerOf<Self> {
-    BindingReducer()
-    Reduce { state, action in
-      switch action {
-      case .binding(\.displayName):
-        state.takeDisplayName()
-        return .none
-
-      case .binding(\.enableNotifications), .binding(\.sendEmailNotifications),
-        .binding(\.sendMobileNotifications):
-        state.keepChannelsOffWithoutNotifications()
-        return .none
-
-      case .binding:
-        return .none
-
-      case .resetButtonTapped:
-        state.destination = .confirmReset(.resetSettings)
-        return .none
-
-      case .destination(.presented(.confirmReset(.reset))):
-        // Every default, but the same shared name: those reading it keep reading it.
-        state = State(publicName: state.$publicName)
-        state.$publicName.withLock { $0 = "" }
-        return .none
-
-      case .destination, .loadResponse, .saveResponse, .task:
-        return .none
-      }
-    }
-    .ifLet(\.$destination, action: \.destination)
   }
 }
 

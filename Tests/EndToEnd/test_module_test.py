@@ -65,6 +65,9 @@ def test_an_unknown_module_is_refused_with_the_test_targets():
     assert result.returncode == 2, result
     assert "no test target named NoSuchFeature or NoSuchFeatureTests" in result.stderr
     assert "CounterFeatureTests" in result.stderr
+    misspelt = run_tool("CounterFeatur")
+    assert misspelt.returncode == 2, misspelt
+    assert "(did you mean CounterFeature?)" in misspelt.stderr, misspelt.stderr
 
 
 def test_its_exit_status_is_the_tests():

@@ -170,12 +170,10 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
     // A state struct is also what a replay builds again and patches field by field, as
     // `@RecordDecodable` writes it: so a feature's state needs nothing but TCA's own attribute.
     if declaration.is(StructDeclSyntax.self) {
+      // It writes only the record conformances among `protocols`.
       extensions += try RecordDecodableMacro.expansion(
         of: node, attachedTo: declaration, providingExtensionsOf: type,
-        conformingTo: protocols.filter {
-          RecordDecodableExpansion.wants("RecordDecodable", in: [$0])
-            || RecordDecodableExpansion.wants("_RecordPatchable", in: [$0])
-        }, in: context)
+        conformingTo: protocols, in: context)
     }
     return extensions
   }

@@ -121,7 +121,7 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         })
       let observable = ["ObservableState", "ComposableArchitecture.ObservableState"]
       guard !existing.contains(where: observable.contains) else { return [] }
-      return recordDecodableAttribute(name: "State", existing: existing).map { [$0] } ?? []
+      return recordDecodableAttribute(existing: existing).map { [$0] } ?? []
     }
     guard let enumDecl = member.as(EnumDeclSyntax.self) else { return [] }
     let name = enumDecl.name.text
@@ -144,7 +144,7 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     if name == "State" && !existing.contains("dynamicMemberLookup") {
       attributes.append("@dynamicMemberLookup")
     }
-    if let recordDecodable = recordDecodableAttribute(name: name, existing: existing) {
+    if let recordDecodable = recordDecodableAttribute(existing: existing) {
       attributes.append(recordDecodable)
     }
     return attributes
@@ -153,10 +153,7 @@ public enum ReducerMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
   /// `@RecordDecodable` for a `State` or `Action` the reducer declares, so that a replay can build
   /// them again without a project-only attribute in the feature: an `@ObservableState` struct
   /// gets it from that macro, and a type that names it already keeps its own.
-  private static func recordDecodableAttribute(name: String, existing: Set<String>)
-    -> AttributeSyntax?
-  {
-    guard name == "Action" || name == "State" else { return nil }
+  private static func recordDecodableAttribute(existing: Set<String>) -> AttributeSyntax? {
     let own = ["RecordDecodable", "ComposableArchitecture.RecordDecodable"]
     guard !existing.contains(where: own.contains) else { return nil }
     return "@ComposableArchitecture.RecordDecodable"

@@ -81,24 +81,35 @@ struct ResolutionTests {
     await store.send(.tapped) { $0.taps = 1 }
   }
 
-  /// A store builds its root's body at once and each child feature's at the child's first
-  /// action: a store whose user never reaches a feature never spends memory on its reducers.
-  @Test func aChildFeatureIsBuiltAtItsFirstActionOnly() {
-    let first = LockIsolated(0)
-    let second = LockIsolated(0)
+  /// A store builds its root's body and the features its state always holds (a `Scope` into a
+  /// field) when it is made, and a feature whose state may not exist (an `ifLet` child, a
+  /// presented destination) at that feature's first action: a store whose user never opens a
+  /// feature never spends memory on its reducers, and a field's feature costs its first action
+  /// nothing more than the next.
+  @Test func aFieldsFeatureIsBuiltWithTheStoreAndAnOptionalOneAtItsFirstAction() {
+    let field = LockIsolated(0)
+    let optional = LockIsolated(0)
+    let presented = LockIsolated(0)
     let store = Store(initialState: Pair.State()) {
-      Pair(firstBuilds: first, secondBuilds: second)
+      Pair(fieldBuilds: field, optionalBuilds: optional, presentedBuilds: presented)
     }
-    #expect(first.value == 0)
-    #expect(second.value == 0)
-    store.send(.first(.tapped))
-    store.send(.first(.tapped))
-    #expect(store.first.count == 2)
-    #expect(first.value == 1)
-    #expect(second.value == 0)
-    store.send(.second(.tapped))
-    #expect(store.second.count == 1)
-    #expect(second.value == 1)
+    #expect(field.value == 1)
+    #expect(optional.value == 0)
+    #expect(presented.value == 0)
+    store.send(.field(.tapped))
+    store.send(.field(.tapped))
+    #expect(store.field.count == 2)
+    #expect(field.value == 1)
+    #expect(optional.value == 0)
+    store.send(.optional(.tapped))
+    store.send(.optional(.tapped))
+    #expect(store.optional?.count == 2)
+    #expect(optional.value == 1)
+    #expect(presented.value == 0)
+    store.send(.sheet(.presented(.tapped)))
+    #expect(store.sheet?.count == 1)
+    #expect(presented.value == 1)
+    #expect(field.value == 1)
   }
 
   /// A child built at its first action is built under the store's dependencies, as it would
@@ -111,7 +122,7 @@ struct ResolutionTests {
     }
     await store.send(.start)
     await store.receive(\.child.fetch)
-    await store.receive(\.child.fetched) { $0.child.number = 7 }
+    await store.receive(\.child.fetched) { $0.child?.number = 7 }
   }
 
   /// A forEach builds its element feature with itself: list rows are a list's everyday actions.
@@ -128,36 +139,42 @@ struct ResolutionTests {
 
   @Reducer
   struct Pair {
+    @ObservableState
     struct State: Equatable {
-      var first = Counted.State()
-      var second = Counted.State()
+      var field = Counted.State()
+      var optional: Counted.State? = Counted.State()
+      @Presents var sheet: Counted.State? = Counted.State()
     }
     enum Action {
-      case first(Counted.Action)
-      case second(Counted.Action)
+      case field(Counted.Action)
+      case optional(Counted.Action)
+      case sheet(PresentationAction<Counted.Action>)
     }
-    let firstBuilds: LockIsolated<Int>
-    let secondBuilds: LockIsolated<Int>
+    let fieldBuilds: LockIsolated<Int>
+    let optionalBuilds: LockIsolated<Int>
+    let presentedBuilds: LockIsolated<Int>
 
     var body: some ReducerOf<Self> {
-      Scope(state: \.first, action: \.first) { Counted(builds: firstBuilds) }
-      Scope(state: \.second, action: \.second) { Counted(builds: secondBuilds) }
+      Scope(state: \.field, action: \.field) { Counted(builds: fieldBuilds) }
+      EmptyReducer()
+        .ifLet(\.optional, action: \.optional) { Counted(builds: optionalBuilds) }
+        .ifLet(\.$sheet, action: \.sheet) { Counted(builds: presentedBuilds) }
     }
   }
 
   @Reducer
   struct ParentOfCapturing {
-    struct State: Equatable { var child = CapturesInBody.State() }
+    struct State: Equatable { var child: CapturesInBody.State? = CapturesInBody.State() }
     enum Action {
       case child(CapturesInBody.Action)
       case start
     }
     var body: some ReducerOf<Self> {
-      Scope(state: \.child, action: \.child) { CapturesInBody() }
       Reduce { _, action in
         guard case .start = action else { return .none }
         return .run { send in await send(.child(.fetch)) }
       }
+      .ifLet(\.child, action: \.child) { CapturesInBody() }
     }
   }
 

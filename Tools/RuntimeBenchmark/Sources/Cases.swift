@@ -177,6 +177,35 @@ let allCases: [BenchmarkCase] = [
     return sample
   },
   BenchmarkCase(
+    name: "scope.new-store-10", summary: "a new store of 10 Scopes, no send",
+    iterationsPerRound: 2_000
+  ) { iterations in
+    var stores: [StoreOf<Level10>] = []
+    stores.reserveCapacity(iterations)
+    let sample = measure(iterations) {
+      stores.append(Store(initialState: Level10.State()) { Level10() })
+    }
+    try check(stores.count == iterations, "made \(stores.count) stores")
+    return sample
+  },
+  BenchmarkCase(
+    name: "scope.first-send-10",
+    summary: "a new store of 10 Scopes and its first root send through all of them",
+    iterationsPerRound: 2_000
+  ) { iterations in
+    var stores: [StoreOf<Level10>] = []
+    stores.reserveCapacity(iterations)
+    let action = deep10IncrementAction()
+    let sample = measure(iterations) {
+      let store = Store(initialState: Level10.State()) { Level10() }
+      store.send(action)
+      stores.append(store)
+    }
+    try check(
+      stores.allSatisfy { deep10Count($0.state) == 1 }, "a first send did not reach the counter")
+    return sample
+  },
+  BenchmarkCase(
     name: "scope.scoped-store-10", summary: "send to a store scoped 10 levels down",
     iterationsPerRound: 5_000
   ) { iterations in

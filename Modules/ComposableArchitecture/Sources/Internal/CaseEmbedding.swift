@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A case key path resolved once into its embed and extract functions.
 ///
 /// Applying a case key path builds its `Case` every time and extracts through `Any`. For an enum
@@ -13,9 +15,7 @@ struct CaseEmbedding<Root, Value>: @unchecked Sendable {
 
   @usableFromInline
   init(_ keyPath: CaseKeyPath<Root, Value>) {
-    if let resolving = Root.self as? any _CasePathResolving.Type,
-      let functions = resolving._$casePath(for: keyPath) as? _CaseFunctions<Root, Value>
-    {
+    if let functions = caseFunctions(for: keyPath, in: Root.self) as? _CaseFunctions<Root, Value> {
       self.extractValue = functions.extract
       self.embedValue = functions.embed
     } else {
@@ -73,4 +73,35 @@ public struct _CaseFunctions<Root, Value>: Sendable {
     self.embed = embed
     self.extract = extract
   }
+}
+
+/// What `_$casePath(for:)` answered for a key path: the enum's ``_CaseFunctions`` (a `Sendable`
+/// value, returned as `Any`), or `nil` when it has none to give.
+private struct KnownCase: @unchecked Sendable {
+  let functions: Any?
+}
+
+/// A case key path as a table key. Key paths are immutable; this one is only hashed and compared.
+private struct CaseKey: Hashable, @unchecked Sendable {
+  let keyPath: AnyKeyPath
+}
+
+/// Every case key path resolved so far in this process (see ``caseFunctions(for:in:)``).
+private let knownCases = Mutex<[CaseKey: KnownCase]>([:])
+
+/// The enum's ``_CaseFunctions`` for one of its case key paths, looked up once per key path in a
+/// process.
+///
+/// `_$casePath(for:)` compares the key path with each of the enum's own, and every comparison
+/// instantiates a key path literal through the runtime's mangled-name look-up — about 8,000
+/// instructions each, so the 10th case of an action cost 80,000 — at every resolution of every
+/// `Scope`, `ifLet` and `forEach`: each new store, and each child feature's first action. Key
+/// paths that name the same case are equal and hash alike, so the answer is kept.
+@usableFromInline
+func caseFunctions<Root>(for keyPath: AnyKeyPath, in root: Root.Type) -> Any? {
+  let key = CaseKey(keyPath: keyPath)
+  if let known = knownCases.withLock({ $0[key] }) { return known.functions }
+  let functions = (root as? any _CasePathResolving.Type)?._$casePath(for: keyPath)
+  knownCases.withLock { $0[key] = KnownCase(functions: functions) }
+  return functions
 }

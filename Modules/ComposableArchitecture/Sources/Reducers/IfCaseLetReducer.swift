@@ -71,7 +71,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     _ resolution: inout _Resolution
   ) -> _ResolvedReducer<Parent.State, Parent.Action> {
     let parent = self.parent._resolve(&resolution)
-    let child = self.child._resolve(&resolution)
+    let child = resolution.deferringBodies { self.child._resolve(&$0) }
     let toChildState = self.toChildState
     let toChildAction = self.toChildAction
     let identification = _ChildIdentification<Child.State>(keyPath: keyPathID)

@@ -82,7 +82,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     _ resolution: inout _Resolution
   ) -> _ResolvedReducer<Parent.State, Parent.Action> {
     let parent = self.parent._resolve(&resolution)
-    let child = self.child._resolve(&resolution)
+    let child = resolution.deferringBodies { self.child._resolve(&$0) }
     let toChildState = _StateAccess(self.toChildState)
     let toChildAction = self.toChildAction
     let identification = _ChildIdentification<Child.State>(

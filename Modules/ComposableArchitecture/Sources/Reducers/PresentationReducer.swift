@@ -99,7 +99,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     let destination = withDependencies {
       $0.present()
     } operation: {
-      self.destination._resolve(&resolution)
+      resolution.deferringBodies { self.destination._resolve(&$0) }
     }
     let toPresentation = _StateAccess(toPresentationState)
     let toPresentationAction = self.toPresentationAction

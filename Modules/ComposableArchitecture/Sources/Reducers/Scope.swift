@@ -95,10 +95,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   public func _resolve(
     _ resolution: inout _Resolution
   ) -> _ResolvedReducer<ParentState, ParentAction> {
-    let child = self.child._resolve(&resolution)
     let toChildAction = self.toChildAction
     switch self.toChildState {
     case .field(let keyPath):
+      // A field's state always exists: its child is part of the parent, resolved with it.
+      let child = self.child._resolve(&resolution)
       let toChildState = _StateAccess(keyPath)
       return _ResolvedReducer { state, action in
         guard let childAction = toChildAction.extract(from: action) else { return .none }
@@ -107,6 +108,8 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
         return effect.transformed(toChildAction.embed, pathComponent: nil)
       }
     case .case(let toChildState, let location):
+      // One case of an enum: its child waits for the first action that reaches it.
+      let child = resolution.deferringBodies { self.child._resolve(&$0) }
       return _ResolvedReducer { state, action in
         guard let childAction = toChildAction.extract(from: action) else { return .none }
         guard var childState = toChildState.extract(from: state) else {

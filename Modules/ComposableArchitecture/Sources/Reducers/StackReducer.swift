@@ -79,7 +79,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     let destination = withDependencies {
       $0.present()
     } operation: {
-      self.destination._resolve(&resolution)
+      resolution.deferringBodies { self.destination._resolve(&$0) }
     }
     let toStack = _StateAccess(toStackState)
     let toStackAction = self.toStackAction

@@ -5,6 +5,7 @@
 // checked by Tools/boundary-check.
 
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
 
 // MARK: - Third-party products
@@ -30,37 +31,132 @@ let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 
-// MARK: - Adapters
+// MARK: - Features
 
-/// One feature's adapter to one front end, written against that feature alone: `CounterTerminal`
-/// (the counter list's screen) in `Modules/Frontends/Adapters/Counter/Terminal`, depending on the
-/// front end's core (`TerminalFrontend`), the feature and the runtime.
-/// A web adapter also holds its section of the page (`Public/`: its markup and ES module).
-func adapter(
-  _ feature: String, to frontEnd: String, of featureModule: String,
-  also extra: [Target.Dependency] = []
-) -> Target {
-  .target(
-    name: feature + frontEnd,
-    dependencies: [
-      .byName(name: frontEnd + "Frontend"), .byName(name: featureModule),
-      "ComposableArchitecture",
-    ] + extra,
-    path: "Modules/Frontends/Adapters/\(feature)/\(frontEnd)",
-    resources: frontEnd == "Web" ? [.copy("Public")] : nil
-  )
+/// One of the app's features, as its line in ``features`` declares it. Everything else about it
+/// follows from where its files are:
+/// - its module `<Name>Feature` in `Modules/Features/<Name>Feature`, depending on the runtime and
+///   on what it `uses` (client interfaces, other features), and its tests `<Name>FeatureTests`
+///   in `Tests/<Name>FeatureTests`;
+/// - its adapter to each front end whose folder it has, `Modules/Frontends/Adapters/<Name>/<Front
+///   end>` (`<Name>Terminal`, `<Name>Web`), written against the feature alone: the front end's
+///   core, the feature, the runtime and what the feature uses; a web adapter's `Public/` folder
+///   is its section of the page;
+/// - its terminal preview, an executable in `Apps/Previews/<name>-preview` if the folder exists,
+///   linking what its sources import (see ``importedModules(of:)``);
+/// - its place in the app: the composition's modules (AppFeature, AppTerminal, AppWeb,
+///   AppRecording, the web preview) depend on every feature, adapter and client listed here.
+struct Feature {
+  let name: String
+  /// Client interfaces and other features the module depends on.
+  let uses: [String]
+
+  init(_ name: String, uses: [String] = []) {
+    self.name = name
+    self.uses = uses
+  }
+
+  var module: String { name + "Feature" }
+
+  /// The front ends it has an adapter for (`Terminal`, `Web`), by the folders that exist.
+  var frontEnds: [String] {
+    ["Terminal", "Web"].filter { exists("Modules/Frontends/Adapters/\(name)/\($0)") }
+  }
+
+  /// Its terminal preview's folder in `Apps/Previews`, if it has one.
+  var preview: String? {
+    let folder = name.lowercased() + "-preview"
+    return exists("Apps/Previews/" + folder) ? folder : nil
+  }
+}
+
+/// The app's features: adding one is adding its line here and its folders.
+let features = [
+  Feature("Counter", uses: ["FactClient", "RandomNumberClient"]),
+  Feature("Search", uses: ["WeatherClient"]),
+  Feature("Settings", uses: ["SettingsClient", "Units"]),
+  Feature("Favoriting"),
+  Feature("Episodes", uses: ["FavoriteClient", "FavoritingFeature"]),
+]
+
+/// The repository's root, where this manifest is.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
+func exists(_ path: String) -> Bool {
+  FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+}
+
+/// The modules the Swift files under `path` import (`import X`, `@testable import X`, …), in the
+/// order first met: an executable that composes modules (a preview) declares what it uses once,
+/// in its sources. Names that are not targets of this package are dropped by the caller.
+func importedModules(of path: String) -> [String] {
+  let folder = root.appendingPathComponent(path)
+  let paths = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]
+  let files = (paths ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+  var modules: [String] = []
+  for file in files {
+    let text = (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""
+    for line in text.split(separator: "\n") {
+      let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+      guard words.count == 2, words[0] == "import" else { continue }
+      let module = String(words[1])
+      if !modules.contains(module) { modules.append(module) }
+    }
+  }
+  return modules
+}
+
+func byName(_ name: String) -> Target.Dependency { .byName(name: name) }
+
+/// `names` in order, each once.
+func unique(_ names: [String]) -> [String] {
+  var seen: Set<String> = []
+  return names.filter { seen.insert($0).inserted }
+}
+
+let featureModules = features.map(\.module)
+/// The client interfaces the features use.
+let featureUses = unique(features.flatMap(\.uses).filter { !featureModules.contains($0) })
+let adapterModules = { (frontEnd: String) in
+  features.filter { $0.frontEnds.contains(frontEnd) }.map { $0.name + frontEnd }
+}
+
+/// Each feature's targets: its module, its tests and its adapters.
+let featureTargets: [Target] = features.flatMap { feature -> [Target] in
+  let uses = feature.uses.map { Target.Dependency.byName(name: $0) }
+  return [
+    .target(
+      name: feature.module, dependencies: ["ComposableArchitecture"] + uses,
+      path: "Modules/Features/\(feature.module)"),
+    .testTarget(
+      name: feature.module + "Tests", dependencies: [.byName(name: feature.module)] + uses,
+      path: "Tests/\(feature.module)Tests"),
+  ]
+    + feature.frontEnds.map { frontEnd in
+      .target(
+        name: feature.name + frontEnd,
+        dependencies: [
+          .byName(name: frontEnd + "Frontend"), .byName(name: feature.module),
+          "ComposableArchitecture",
+        ] + uses,
+        path: "Modules/Frontends/Adapters/\(feature.name)/\(frontEnd)",
+        resources: frontEnd == "Web" ? [.copy("Public")] : nil)
+    }
 }
 
 // MARK: - Previews
 
-/// What the terminal previews link besides the runtime: the front end's core, each feature with its
-/// screen, their client interfaces and offline clients. Apps/Previews/Package.swift names the same.
-let previewModules = [
-  "TerminalFrontend", "CounterTerminal", "CounterFeature", "FactClient", "FactClientOffline",
-  "RandomNumberClient", "SearchTerminal", "SearchFeature", "WeatherClient", "WeatherClientOffline",
-  "SettingsTerminal", "SettingsFeature", "SettingsClient", "EpisodesTerminal", "EpisodesFeature",
-  "FavoriteClient",
-]
+/// Each feature's terminal preview: the feature's screen alone, on offline or in-memory clients,
+/// linking neither the server nor the storage (Hummingbird, SwiftNIO, PostgresNIO, GRDB). It
+/// depends on what its sources import.
+let previews: [(name: String, modules: [String])] = features.compactMap { feature in
+  feature.preview.map { ($0, importedModules(of: "Apps/Previews/" + $0)) }
+}
+
+/// What the terminal previews link: each a library product, so that the previews' own package
+/// (Apps/Previews/Package.swift, which reads the same imports) builds them from a package graph
+/// without the server's and the storage's packages, which is what keeps its edit loop short.
+let previewModules = unique(previews.flatMap(\.modules))
 
 // MARK: - Package
 
@@ -69,11 +165,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"])
-  ]
-    // The modules the feature previews link, each a library: the previews' own package
-    // (Apps/Previews/Package.swift) builds them from a package graph without the server's and the
-    // storage's packages, which is what keeps its edit loop short.
-    + previewModules.map { .library(name: $0, targets: [$0]) },
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
@@ -123,11 +215,18 @@ let package = Package(
       path: "Modules/ComposableArchitecture/Sources"
     ),
 
+    // MARK: Vocabulary: words of the app that features and client interfaces share; they depend on
+    // nothing of ours.
+    .target(
+      name: "Units",
+      path: "Modules/Vocabulary/Units"
+    ),
+
     // MARK: Clients (interface + live) — BEGIN clients section
-    // Interfaces: what features compile against (swift-dependencies only).
+    // Interfaces: what features compile against (swift-dependencies and the vocabulary only).
     .target(
       name: "WeatherClient",
-      dependencies: [dependencies, dependenciesMacros],
+      dependencies: ["Units", dependencies, dependenciesMacros],
       path: "Modules/Clients/WeatherClient"
     ),
     .target(
@@ -230,39 +329,10 @@ let package = Package(
     ),
     // MARK: Clients — END clients section
 
-    // MARK: Features (runtime + client interfaces only)
-    .target(
-      name: "CounterFeature",
-      dependencies: ["ComposableArchitecture", "FactClient", "RandomNumberClient"],
-      path: "Modules/Features/CounterFeature"
-    ),
-    .target(
-      name: "SearchFeature",
-      dependencies: ["ComposableArchitecture", "WeatherClient"],
-      path: "Modules/Features/SearchFeature"
-    ),
-    .target(
-      name: "SettingsFeature",
-      dependencies: ["ComposableArchitecture", "SettingsClient", "WeatherClient"],
-      path: "Modules/Features/SettingsFeature"
-    ),
-    .target(
-      name: "FavoritingFeature",
-      dependencies: ["ComposableArchitecture"],
-      path: "Modules/Features/FavoritingFeature"
-    ),
-    .target(
-      name: "EpisodesFeature",
-      dependencies: ["ComposableArchitecture", "FavoriteClient", "FavoritingFeature"],
-      path: "Modules/Features/EpisodesFeature"
-    ),
+    // MARK: Features (runtime + client interfaces only): `features` above, and the app's root
     .target(
       name: "AppFeature",
-      dependencies: [
-        "ComposableArchitecture", "CounterFeature", "EpisodesFeature", "SearchFeature",
-        "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient", "SettingsClient",
-        "WeatherClient",
-      ],
+      dependencies: ["ComposableArchitecture"] + (featureModules + featureUses).map(byName),
       path: "Modules/Features/AppFeature"
     ),
 
@@ -274,59 +344,14 @@ let package = Package(
       dependencies: ["ComposableArchitecture"],
       path: "Modules/Frontends/TerminalFrontend"
     ),
-    // Each feature's terminal adapter: its screen, written against the feature alone.
-    adapter("Counter", to: "Terminal", of: "CounterFeature"),
-    adapter("Search", to: "Terminal", of: "SearchFeature"),
-    adapter("Settings", to: "Terminal", of: "SettingsFeature"),
-    adapter("Episodes", to: "Terminal", of: "EpisodesFeature"),
     .executableTarget(
       name: "app-cli",
       dependencies: ["AppComposition"],
       path: "Apps/app-cli"
     ),
-    // A preview per feature: the feature's screen alone, on offline or in-memory clients, linking
-    // neither the server nor the storage (Hummingbird, SwiftNIO, PostgresNIO, GRDB).
-    .executableTarget(
-      name: "counter-preview",
-      dependencies: [
-        "TerminalFrontend", "CounterTerminal", "CounterFeature", "FactClient", "FactClientOffline",
-        "RandomNumberClient", "ComposableArchitecture",
-      ],
-      path: "Apps/Previews/counter-preview"
-    ),
-    .executableTarget(
-      name: "search-preview",
-      dependencies: [
-        "TerminalFrontend", "SearchTerminal", "SearchFeature", "WeatherClient",
-        "WeatherClientOffline", "ComposableArchitecture",
-      ],
-      path: "Apps/Previews/search-preview"
-    ),
-    .executableTarget(
-      name: "settings-preview",
-      dependencies: [
-        "TerminalFrontend", "SettingsTerminal", "SettingsFeature", "SettingsClient",
-        "ComposableArchitecture",
-      ],
-      path: "Apps/Previews/settings-preview"
-    ),
-    .executableTarget(
-      name: "episodes-preview",
-      dependencies: [
-        "TerminalFrontend", "EpisodesTerminal", "EpisodesFeature", "FavoriteClient",
-        "ComposableArchitecture",
-      ],
-      path: "Apps/Previews/episodes-preview"
-    ),
     // MARK: Front ends and apps (terminal) — END
 
     // MARK: Web server — BEGIN web server section
-    // Each feature's web adapter: its routes and its part of the state JSON, written against the
-    // feature alone.
-    adapter("Counter", to: "Web", of: "CounterFeature"),
-    adapter("Search", to: "Web", of: "SearchFeature"),
-    adapter("Settings", to: "Web", of: "SettingsFeature", also: ["WeatherClient"]),
-    adapter("Episodes", to: "Web", of: "EpisodesFeature"),
     // The web front end: routes, sessions (one store per visitor of the root feature it is handed,
     // a WebApp), the page.
     .target(
@@ -359,13 +384,8 @@ let package = Package(
     // the same front end and adapters as app-server, on offline and in-memory clients; no storage.
     .executableTarget(
       name: "preview-server",
-      dependencies: [
-        "WebFrontend", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "CounterFeature",
-        "SearchFeature", "SettingsFeature", "EpisodesFeature", "FactClient", "FactClientOffline",
-        "RandomNumberClient", "WeatherClient", "WeatherClientOffline", "FavoriteClient",
-        "SettingsClient", "ComposableArchitecture",
-        logging, .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
+      // and the repository's modules its sources import (added below)
+      dependencies: [logging, .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Apps/Previews/preview-server"
     ),
     // MARK: Web server — END web server section
@@ -387,11 +407,10 @@ let package = Package(
     .target(
       name: "AppTerminal",
       dependencies: [
-        "TerminalFrontend", "CounterTerminal", "SearchTerminal", "SettingsTerminal",
-        "EpisodesTerminal", "AppFeature", "AppRecording", "ComposableArchitecture",
-        "SearchFeature", "FactClient", "RandomNumberClient", "WeatherClient", "AppConfiguration",
-        "SessionTestWriter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
+        "TerminalFrontend", "AppFeature", "AppRecording", "ComposableArchitecture",
+        "AppConfiguration", "SessionTestWriter",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ] + (adapterModules("Terminal") + featureModules + featureUses).map(byName),
       path: "Apps/AppTerminal"
     ),
     // How a session of the app is recorded and replayed: the clients its features call, wrapped
@@ -399,10 +418,7 @@ let package = Package(
     // Beside the composition root, so that the features stay plain TCA.
     .target(
       name: "AppRecording",
-      dependencies: [
-        "AppFeature", "ComposableArchitecture", "FactClient", "FavoriteClient",
-        "RandomNumberClient", "SettingsClient", "WeatherClient",
-      ],
+      dependencies: ["AppFeature", "ComposableArchitecture"] + featureUses.map(byName),
       path: "Apps/AppRecording"
     ),
     // The app on the web: its features' web parts lifted into AppFeature (AppFeature.webAPI), its
@@ -410,10 +426,8 @@ let package = Package(
     // names the app's features.
     .target(
       name: "AppWeb",
-      dependencies: [
-        "WebFrontend", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb", "AppFeature",
-        "AppRecording", "ComposableArchitecture",
-      ],
+      dependencies: ["WebFrontend", "AppFeature", "AppRecording", "ComposableArchitecture"]
+        + adapterModules("Web").map(byName),
       path: "Apps/AppWeb"
     ),
     // The composition root: the one module that links live clients, storage and front ends, a
@@ -571,31 +585,6 @@ let package = Package(
       path: "Tests/MacroTests"
     ),
     .testTarget(
-      name: "CounterFeatureTests",
-      dependencies: ["CounterFeature"],
-      path: "Tests/CounterFeatureTests"
-    ),
-    .testTarget(
-      name: "SearchFeatureTests",
-      dependencies: ["SearchFeature"],
-      path: "Tests/SearchFeatureTests"
-    ),
-    .testTarget(
-      name: "SettingsFeatureTests",
-      dependencies: ["SettingsFeature", "SettingsClient"],
-      path: "Tests/SettingsFeatureTests"
-    ),
-    .testTarget(
-      name: "FavoritingFeatureTests",
-      dependencies: ["FavoritingFeature"],
-      path: "Tests/FavoritingFeatureTests"
-    ),
-    .testTarget(
-      name: "EpisodesFeatureTests",
-      dependencies: ["EpisodesFeature", "FavoriteClient"],
-      path: "Tests/EpisodesFeatureTests"
-    ),
-    .testTarget(
       name: "AppFeatureTests",
       dependencies: ["AppFeature", "FavoriteClient", "SettingsClient"],
       path: "Tests/AppFeatureTests"
@@ -665,6 +654,30 @@ let package = Package(
     ),
   ]
 )
+
+// The features' targets, and the executables that depend on what their sources import: the
+// terminal previews and the web preview. Imports of modules that are not this package's targets
+// (Foundation, …) are not dependencies.
+package.targets += featureTargets
+let repositoryModules = Set(package.targets.map(\.name))
+func repositoryDependencies(_ modules: [String]) -> [Target.Dependency] {
+  modules.filter(repositoryModules.contains).map(byName)
+}
+package.targets += previews.map { preview in
+  .executableTarget(
+    name: preview.name, dependencies: repositoryDependencies(preview.modules),
+    path: "Apps/Previews/\(preview.name)")
+}
+for target in package.targets where target.name == "preview-server" {
+  target.dependencies =
+    repositoryDependencies(importedModules(of: "Apps/Previews/preview-server"))
+    + target.dependencies
+}
+let products = Set(package.products.map(\.name))
+package.products +=
+  previewModules
+  .filter { repositoryModules.contains($0) && !products.contains($0) }
+  .map { .library(name: $0, targets: [$0]) }
 
 // Every test target links IssueReporting's test support, so that issues the runtime reports
 // (TestStore failures, unimplemented dependencies) are recorded by Swift Testing.

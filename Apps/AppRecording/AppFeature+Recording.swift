@@ -65,11 +65,35 @@ extension AppFeature {
     initialStateExpression: "AppFeature.State()",
     baseline: { baselineState() },
     recordClients: recordClients,
-    testImports: [
-      "AppFeature", "CounterFeature", "EpisodesFeature", "FavoritingFeature", "SearchFeature",
-      "SettingsFeature", "FactClient", "FavoriteClient", "RandomNumberClient", "SettingsClient",
-      "WeatherClient",
-    ])
+    testImports: featureModules(in: baselineState()) + recordedClientModules)
+
+  /// The modules of the clients ``recordClients(_:into:)`` wraps: a test written from a record
+  /// sets their answers, so it imports them.
+  static let recordedClientModules = [
+    "FactClient", "FavoriteClient", "RandomNumberClient", "SettingsClient", "WeatherClient",
+  ]
+
+  /// The feature modules (`…Feature`) whose types a state holds, found by walking the value:
+  /// a test written from a record builds those types, so it imports them. A feature composed
+  /// into the app is found without being named here.
+  static func featureModules(in state: State) -> [String] {
+    var modules: Set<String> = []
+    var visited: Set<ObjectIdentifier> = []
+    func visit(_ value: Any) {
+      let type = type(of: value)
+      // Every module named in the type's full name, generic arguments included.
+      let name = String(reflecting: type)
+      for qualified in name.split(whereSeparator: { "<>, ()[]:?".contains($0) }) {
+        if let module = qualified.split(separator: ".").first, module.hasSuffix("Feature") {
+          modules.insert(String(module))
+        }
+      }
+      guard visited.insert(ObjectIdentifier(type)).inserted else { return }
+      for child in Mirror(reflecting: value).children { visit(child.value) }
+    }
+    visit(state)
+    return modules.sorted()
+  }
 
   /// What `AppFeature.State()` makes with `uuid` counting up from zero and `date` at 1970: a
   /// test made from a recording starts from it and sets what differed.

@@ -6,7 +6,10 @@ import WebFrontend
 public enum TabsPage: WebFeature {
   public static let routes: [WebRoute<AppFeature>] = [
     // {"type":"tab.select","tab":"search"}
-    WebRoute("tab.select", ["tab": "one of counters, search, settings, episodes"]) {
+    WebRoute(
+      "tab.select",
+      ["tab": "one of " + AppFeature.Tab.allCases.map(\.rawValue).joined(separator: ", ")]
+    ) {
       fields throws(DecodingFailure) in
       try fields.choice("tab", AppFeature.Tab.self)
     } resolve: { tab, _ in
@@ -17,7 +20,7 @@ public enum TabsPage: WebFeature {
   public struct View: Codable, Equatable, Sendable {
     /// `AppFeature.State.header`, e.g. `"Hello, Blob!"`.
     public var header: String
-    /// The tab on screen: `counters`, `search`, `settings` or `episodes`.
+    /// The tab on screen: an `AppFeature.Tab` raw value (`counters`, `search`, …).
     public var selectedTab: String
   }
 

@@ -155,19 +155,3 @@ public struct Forecast: Codable, Hashable, Sendable {
     }
   }
 }
-
-/// The unit a forecast's temperatures are given in.
-public enum TemperatureUnit: String, CaseIterable, Codable, Hashable, Sendable {
-  /// Degrees Celsius, Open-Meteo's default.
-  case celsius
-  /// Degrees Fahrenheit.
-  case fahrenheit
-
-  /// The unit's symbol as Open-Meteo writes it in `daily_units`, e.g. `"°C"`.
-  public var symbol: String {
-    switch self {
-    case .celsius: "°C"
-    case .fahrenheit: "°F"
-    }
-  }
-}

@@ -1,7 +1,7 @@
 import ComposableArchitecture
 import Foundation
 import SettingsClient
-import WeatherClient
+import Units
 
 /// The settings form of the seed "settings-bindings", built on bindings.
 ///

@@ -99,8 +99,8 @@ public struct BoundaryRules: Sendable {
       return nil
     case .preview:
       switch destinationKind {
-      case .runtime, .feature, .clientInterface, .offlineClient, .frontend, .frontendAdapter,
-        .configuration:
+      case .runtime, .vocabulary, .feature, .clientInterface, .offlineClient, .frontend,
+        .frontendAdapter, .configuration:
         return nil
       case .liveClient, .livePlumbing:
         return "a preview runs on offline or in-memory clients: it must not depend on a live "
@@ -114,6 +114,15 @@ public struct BoundaryRules: Sendable {
     }
     if destinationKind == .tool {
       return "only tools and tests may depend on a tool (Tools/)"
+    }
+    if destinationKind == .vocabulary {
+      if sourceKind == .vocabulary || sourceKind == .runtime || sourceKind == .configuration
+        || sourceKind == .livePlumbing
+      {
+        return "only features, clients, front ends and what composes them may depend on the "
+          + "vocabulary"
+      }
+      return nil
     }
 
     if destinationKind.isLive {
@@ -154,7 +163,7 @@ public struct BoundaryRules: Sendable {
           + "features (not on a \(destinationKind))"
       }
     case .clientInterface:
-      return "an interface module must depend on nothing of ours"
+      return "an interface module must depend on nothing of ours but the vocabulary"
     case .liveClient(let interface):
       if destination == interface || destinationKind == .livePlumbing
         || destinationKind == .configuration
@@ -171,6 +180,8 @@ public struct BoundaryRules: Sendable {
       // never on an interface, a feature or the runtime.
       if destinationKind == .livePlumbing { return nil }
       return "the live plumbing may depend only on other live plumbing"
+    case .vocabulary:
+      return "a vocabulary module must depend on nothing of ours"
     case .runtime:
       if destinationKind == .runtime { return nil }
       return "the runtime must depend on nothing of ours"

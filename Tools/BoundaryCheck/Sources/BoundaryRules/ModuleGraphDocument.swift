@@ -23,8 +23,12 @@ public struct ModuleGraphDocument: Sendable {
       mayDependOn: "itself (its macros) and third-party packages",
       matches: { $0 == .runtime }),
     Layer(
+      name: "vocabulary", folder: "`Modules/Vocabulary/<Name>`",
+      mayDependOn: "nothing of ours; features, clients, front ends and adapters may depend on it",
+      matches: { $0 == .vocabulary }),
+    Layer(
       name: "client interfaces", folder: "`Modules/Clients/<Name>`",
-      mayDependOn: "nothing of ours (swift-dependencies only)",
+      mayDependOn: "the vocabulary only (and swift-dependencies)",
       matches: { $0 == .clientInterface }),
     Layer(
       name: "configuration", folder: "`Modules/Configuration/<Name>`",
@@ -32,11 +36,12 @@ public struct ModuleGraphDocument: Sendable {
       matches: { $0 == .configuration }),
     Layer(
       name: "live clients", folder: "`Modules/Clients/<Name>Live`",
-      mayDependOn: "their own interface, the live plumbing, the configuration",
+      mayDependOn: "their own interface, the vocabulary, the live plumbing, the configuration",
       matches: { if case .liveClient = $0 { true } else { false } }),
     Layer(
       name: "offline clients", folder: "`Modules/Clients/<Name>Offline`",
-      mayDependOn: "their own interface (they count as live: embedded data, no network)",
+      mayDependOn:
+        "their own interface, the vocabulary (they count as live: embedded data, no network)",
       matches: { if case .offlineClient = $0 { true } else { false } }),
     Layer(
       name: "live plumbing", folder: "`Modules/Clients/Live<Name>`",
@@ -45,7 +50,7 @@ public struct ModuleGraphDocument: Sendable {
     Layer(
       name: "features", folder: "`Modules/Features/<Name>`",
       mayDependOn:
-        "the runtime, client interfaces; `AppFeature` any feature, `EpisodesFeature` `FavoritingFeature`",
+        "the runtime, the vocabulary, client interfaces; `AppFeature` any feature, `EpisodesFeature` `FavoritingFeature`",
       matches: { $0 == .feature }),
     Layer(
       name: "front ends", folder: "`Modules/Frontends/<Name>`",

@@ -2,6 +2,9 @@
 public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   /// `Modules/ComposableArchitecture/…`: the runtime and its macros.
   case runtime
+  /// `Modules/Vocabulary/<Name>`: words of the app that features and client interfaces share
+  /// (`Units`' `TemperatureUnit`). It depends on nothing of ours; anything may depend on it.
+  case vocabulary
   /// `Modules/Features/<Name>`.
   case feature
   /// `Modules/Clients/<Name>`: what features compile against.
@@ -53,6 +56,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
       self = .tool
     case ("Modules", "ComposableArchitecture"):
       self = .runtime
+    case ("Modules", "Vocabulary") where components.count > 2:
+      self = .vocabulary
     case ("Modules", "Features") where components.count > 2:
       self = .feature
     case ("Modules", "Frontends") where components.count > 3 && components[2] == "Adapters":
@@ -88,6 +93,7 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .runtime: "runtime"
+    case .vocabulary: "vocabulary module"
     case .feature: "feature"
     case .clientInterface: "client interface"
     case .liveClient(let interface): "live client of \(interface)"

@@ -38,7 +38,10 @@ struct BoundaryRulesTests {
     ),
     (
       "interface-depends-on-ours",
-      ["FactClient -> ComposableArchitecture: an interface module must depend on nothing of ours"]
+      [
+        "FactClient -> ComposableArchitecture: an interface module must depend on nothing of ours "
+          + "but the vocabulary"
+      ]
     ),
     (
       "live-depends-on-other-interface",
@@ -201,6 +204,18 @@ struct BoundaryRulesTests {
       "runtime-depends-on-ours",
       ["ComposableArchitecture -> WeatherClient: the runtime must depend on nothing of ours"]
     ),
+    (
+      // The clean graph has a client interface and a feature on the vocabulary: both allowed.
+      "vocabulary-depends-on-ours",
+      ["Units -> WeatherClient: a vocabulary module must depend on nothing of ours"]
+    ),
+    (
+      "runtime-depends-on-vocabulary",
+      [
+        "ComposableArchitecture -> Units: only features, clients, front ends and what composes "
+          + "them may depend on the vocabulary"
+      ]
+    ),
   ])
   func brokenRuleIsNamed(fixture: String, expected: [String]) throws {
     #expect(try violations(in: fixture) == expected)
@@ -209,7 +224,8 @@ struct BoundaryRulesTests {
   @Test func everyOffendingEdgeIsNamedInManifestOrder() throws {
     #expect(
       try violations(in: "several-violations") == [
-        "FactClient -> ComposableArchitecture: an interface module must depend on nothing of ours",
+        "FactClient -> ComposableArchitecture: an interface module must depend on nothing of ours "
+          + "but the vocabulary",
         "SearchFeature -> WeatherClientLive: a feature must not depend on a live module",
         "SearchFeature -> CounterFeature: a feature must not depend on another feature "
           + "(only AppFeature may, and EpisodesFeature on FavoritingFeature)",
@@ -222,6 +238,7 @@ struct BoundaryRulesTests {
       uniqueKeysWithValues: graph.targets.map { ($0.name, ModuleKind(of: $0)) })
     #expect(kinds["ComposableArchitecture"] == .runtime)
     #expect(kinds["ComposableArchitectureMacros"] == .runtime)
+    #expect(kinds["Units"] == .vocabulary)
     #expect(kinds["WeatherClient"] == .clientInterface)
     #expect(kinds["WeatherClientLive"] == .liveClient(interface: "WeatherClient"))
     #expect(kinds["WeatherClientOffline"] == .offlineClient(interface: "WeatherClient"))

@@ -1,6 +1,6 @@
 import ComposableArchitecture
 import SettingsFeature
-import WeatherClient
+import Units
 import WebFrontend
 
 /// The settings form on the page, and its reset confirmation.

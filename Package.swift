@@ -5,7 +5,6 @@
 // checked by Tools/boundary-check.
 
 import CompilerPluginSupport
-import Foundation
 import PackageDescription
 
 // MARK: - Third-party products
@@ -33,78 +32,55 @@ let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 
 // MARK: - Features
 
-/// One of the app's features, as its line in ``features`` declares it. Everything else about it
-/// follows from where its files are:
+/// One of the app's features, as its line in ``features`` declares it; the rest follows from the
+/// conventions of the repository's folders:
 /// - its module `<Name>Feature` in `Modules/Features/<Name>Feature`, depending on the runtime and
-///   on what it `uses` (client interfaces, other features), and its tests `<Name>FeatureTests`
-///   in `Tests/<Name>FeatureTests`;
-/// - its adapter to each front end whose folder it has, `Modules/Frontends/Adapters/<Name>/<Front
-///   end>` (`<Name>Terminal`, `<Name>Web`), written against the feature alone: the front end's
-///   core, the feature, the runtime and what the feature uses; a web adapter's `Public/` folder
-///   is its section of the page;
-/// - its terminal preview, an executable in `Apps/Previews/<name>-preview` if the folder exists,
-///   linking what its sources import (see ``importedModules(of:)``);
+///   on what it `uses` (client interfaces, the vocabulary, other features), and its tests
+///   `<Name>FeatureTests` in `Tests/<Name>FeatureTests`;
+/// - its adapter to each of its `frontEnds`, `<Name><FrontEnd>` in
+///   `Modules/Frontends/Adapters/<Name>/<FrontEnd>` (`CounterTerminal`, `CounterWeb`), written
+///   against the feature alone: the front end's core, the feature, the runtime and what the
+///   feature uses; a web adapter's `Public/` folder is its section of the page;
+/// - its terminal preview, when it has one: the executable `<name>-preview` in
+///   `Apps/Previews/<name>-preview`, linking the terminal core, its adapter, the feature, what the
+///   feature uses and the preview's own clients (`preview`: offline ones);
 /// - its place in the app: the composition's modules (AppFeature, AppTerminal, AppWeb,
 ///   AppRecording, the web preview) depend on every feature, adapter and client listed here.
+///
+/// Everything is written here, not found on disk: SwiftPM evaluates a manifest again only when
+/// its own text changes, so a manifest that listed folders or read imports would not see a new
+/// one.
 struct Feature {
   let name: String
-  /// Client interfaces and other features the module depends on.
+  /// Client interfaces, vocabulary and other features the module depends on.
   let uses: [String]
+  /// The front ends it has an adapter for.
+  let frontEnds: [String]
+  /// What its terminal preview links besides the feature and what it uses (offline clients), or
+  /// `nil` when it has no preview.
+  let preview: [String]?
 
-  init(_ name: String, uses: [String] = []) {
+  init(
+    _ name: String, uses: [String] = [], frontEnds: [String] = ["Terminal", "Web"],
+    preview: [String]? = []
+  ) {
     self.name = name
     self.uses = uses
+    self.frontEnds = frontEnds
+    self.preview = preview
   }
 
   var module: String { name + "Feature" }
-
-  /// The front ends it has an adapter for (`Terminal`, `Web`), by the folders that exist.
-  var frontEnds: [String] {
-    ["Terminal", "Web"].filter { exists("Modules/Frontends/Adapters/\(name)/\($0)") }
-  }
-
-  /// Its terminal preview's folder in `Apps/Previews`, if it has one.
-  var preview: String? {
-    let folder = name.lowercased() + "-preview"
-    return exists("Apps/Previews/" + folder) ? folder : nil
-  }
 }
 
 /// The app's features: adding one is adding its line here and its folders.
 let features = [
-  Feature("Counter", uses: ["FactClient", "RandomNumberClient"]),
-  Feature("Search", uses: ["WeatherClient"]),
+  Feature("Counter", uses: ["FactClient", "RandomNumberClient"], preview: ["FactClientOffline"]),
+  Feature("Search", uses: ["WeatherClient"], preview: ["WeatherClientOffline"]),
   Feature("Settings", uses: ["SettingsClient", "Units"]),
-  Feature("Favoriting"),
+  Feature("Favoriting", frontEnds: [], preview: nil),
   Feature("Episodes", uses: ["FavoriteClient", "FavoritingFeature"]),
 ]
-
-/// The repository's root, where this manifest is.
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-
-func exists(_ path: String) -> Bool {
-  FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
-}
-
-/// The modules the Swift files under `path` import (`import X`, `@testable import X`, …), in the
-/// order first met: an executable that composes modules (a preview) declares what it uses once,
-/// in its sources. Names that are not targets of this package are dropped by the caller.
-func importedModules(of path: String) -> [String] {
-  let folder = root.appendingPathComponent(path)
-  let paths = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]
-  let files = (paths ?? []).filter { $0.hasSuffix(".swift") }.sorted()
-  var modules: [String] = []
-  for file in files {
-    let text = (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""
-    for line in text.split(separator: "\n") {
-      let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
-      guard words.count == 2, words[0] == "import" else { continue }
-      let module = String(words[1])
-      if !modules.contains(module) { modules.append(module) }
-    }
-  }
-  return modules
-}
 
 func byName(_ name: String) -> Target.Dependency { .byName(name: name) }
 
@@ -117,6 +93,8 @@ func unique(_ names: [String]) -> [String] {
 let featureModules = features.map(\.module)
 /// The client interfaces the features use.
 let featureUses = unique(features.flatMap(\.uses).filter { !featureModules.contains($0) })
+/// The clients the previews use besides the features' (offline ones).
+let previewClients = unique(features.flatMap { $0.preview ?? [] })
 let adapterModules = { (frontEnd: String) in
   features.filter { $0.frontEnds.contains(frontEnd) }.map { $0.name + frontEnd }
 }
@@ -147,15 +125,22 @@ let featureTargets: [Target] = features.flatMap { feature -> [Target] in
 // MARK: - Previews
 
 /// Each feature's terminal preview: the feature's screen alone, on offline or in-memory clients,
-/// linking neither the server nor the storage (Hummingbird, SwiftNIO, PostgresNIO, GRDB). It
-/// depends on what its sources import.
+/// linking neither the server nor the storage (Hummingbird, SwiftNIO, PostgresNIO, GRDB).
+/// Apps/Previews/Package.swift declares the same (Tests/EndToEnd/preview_test.py compares them).
 let previews: [(name: String, modules: [String])] = features.compactMap { feature in
-  feature.preview.map { ($0, importedModules(of: "Apps/Previews/" + $0)) }
+  feature.preview.map { extra in
+    (
+      feature.name.lowercased() + "-preview",
+      unique(
+        ["TerminalFrontend", feature.name + "Terminal", feature.module] + feature.uses + extra
+          + ["ComposableArchitecture"])
+    )
+  }
 }
 
 /// What the terminal previews link: each a library product, so that the previews' own package
-/// (Apps/Previews/Package.swift, which reads the same imports) builds them from a package graph
-/// without the server's and the storage's packages, which is what keeps its edit loop short.
+/// builds them from a package graph without the server's and the storage's packages, which is
+/// what keeps its edit loop short.
 let previewModules = unique(previews.flatMap(\.modules))
 
 // MARK: - Package
@@ -384,8 +369,10 @@ let package = Package(
     // the same front end and adapters as app-server, on offline and in-memory clients; no storage.
     .executableTarget(
       name: "preview-server",
-      // and the repository's modules its sources import (added below)
-      dependencies: [logging, .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: [
+        "WebFrontend", "ComposableArchitecture", logging,
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ] + (adapterModules("Web") + featureModules + featureUses + previewClients).map(byName),
       path: "Apps/Previews/preview-server"
     ),
     // MARK: Web server — END web server section
@@ -655,29 +642,17 @@ let package = Package(
   ]
 )
 
-// The features' targets, and the executables that depend on what their sources import: the
-// terminal previews and the web preview. Imports of modules that are not this package's targets
-// (Foundation, …) are not dependencies.
+// The features' targets and previews, and what the previews' own package uses of this one.
 package.targets += featureTargets
-let repositoryModules = Set(package.targets.map(\.name))
-func repositoryDependencies(_ modules: [String]) -> [Target.Dependency] {
-  modules.filter(repositoryModules.contains).map(byName)
-}
 package.targets += previews.map { preview in
   .executableTarget(
-    name: preview.name, dependencies: repositoryDependencies(preview.modules),
+    name: preview.name, dependencies: preview.modules.map(byName),
     path: "Apps/Previews/\(preview.name)")
 }
-for target in package.targets where target.name == "preview-server" {
-  target.dependencies =
-    repositoryDependencies(importedModules(of: "Apps/Previews/preview-server"))
-    + target.dependencies
-}
 let products = Set(package.products.map(\.name))
-package.products +=
-  previewModules
-  .filter { repositoryModules.contains($0) && !products.contains($0) }
-  .map { .library(name: $0, targets: [$0]) }
+package.products += previewModules.filter { !products.contains($0) }.map {
+  .library(name: $0, targets: [$0])
+}
 
 // Every test target links IssueReporting's test support, so that issues the runtime reports
 // (TestStore failures, unimplemented dependencies) are recorded by Swift Testing.

@@ -6,9 +6,7 @@
 //   swift run preview-server --feature counter     # then open the printed address
 import ArgumentParser
 import ComposableArchitecture
-import CounterFeature
 import CounterWeb
-import EpisodesFeature
 import EpisodesWeb
 import FactClient
 import FactClientOffline
@@ -16,38 +14,24 @@ import FavoriteClient
 import Foundation
 import Logging
 import RandomNumberClient
-import SearchFeature
 import SearchWeb
 import SettingsClient
-import SettingsFeature
 import SettingsWeb
 import WeatherClient
 import WeatherClientOffline
 import WebFrontend
 
-/// The features a preview can show, each with the root the server runs for it: the feature's own
-/// reducer, its web adapter's routes, view and section, and the action it starts with.
+/// The features a preview can show: each web adapter's section alone, on the feature's own
+/// reducer (its `preview`). One line per feature.
 enum PreviewedFeature: String, CaseIterable, ExpressibleByArgument {
   case counter, search, settings, episodes
 
   var app: WebApp {
     switch self {
-    case .counter:
-      WebApp(
-        CounterList(), title: "Counters — preview", initialState: { CounterList.State() },
-        api: WebAPI([.feature(CounterListPage.self)]))
-    case .search:
-      WebApp(
-        Search(), title: "Search — preview", initialState: { Search.State() },
-        api: WebAPI([.feature(SearchPage.self)]))
-    case .settings:
-      WebApp(
-        Settings(), title: "Settings — preview", initialState: { Settings.State() },
-        api: WebAPI([.feature(SettingsPage.self)]), start: .task)
-    case .episodes:
-      WebApp(
-        Episodes(), title: "Episodes — preview", initialState: { Episodes.State() },
-        api: WebAPI([.feature(EpisodesPage.self)]), start: .task)
+    case .counter: CounterListPage.preview
+    case .search: SearchPage.preview
+    case .settings: SettingsPage.preview
+    case .episodes: EpisodesPage.preview
     }
   }
 }

@@ -52,6 +52,19 @@ extension WebFeature {
   public static var section: PageSection? { nil }
 }
 
+extension WebFeature where Root: Sendable, Root.State: Sendable, Root.Action: Sendable {
+  /// This feature's section of the page alone, as a web preview serves it: `root` (the feature's
+  /// own reducer) from `initialState`, with this adapter's routes, view and section and nothing
+  /// else, titled "<section title> — preview". Nothing of it is saved.
+  public static func alone(
+    _ root: Root, initialState: @escaping @Sendable () -> Root.State, start: Root.Action? = nil
+  ) -> WebApp {
+    WebApp(
+      root, title: "\(section?.title ?? String(describing: Self.self)) — preview",
+      initialState: initialState, api: WebAPI([.feature(Self.self)]), start: start)
+  }
+}
+
 /// One user action the API accepts: its `type`, its fields with what each must be, how the fields
 /// are read, and the root action it stands for in a given state.
 ///

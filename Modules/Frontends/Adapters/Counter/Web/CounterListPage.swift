@@ -98,3 +98,10 @@ public enum CounterListPage: WebFeature {
     }
   }
 }
+
+extension CounterListPage {
+  /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
+  public static var preview: WebApp {
+    alone(CounterList(), initialState: { CounterList.State() })
+  }
+}

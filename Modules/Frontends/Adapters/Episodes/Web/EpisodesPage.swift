@@ -121,3 +121,10 @@ public enum EpisodesPage: WebFeature {
     }
   }
 }
+
+extension EpisodesPage {
+  /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
+  public static var preview: WebApp {
+    alone(Episodes(), initialState: { Episodes.State() }, start: .task)
+  }
+}

@@ -127,3 +127,10 @@ public enum SearchPage: WebFeature {
     return String(format: "%04d-%02d-%02d", year, month, day)
   }
 }
+
+extension SearchPage {
+  /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
+  public static var preview: WebApp {
+    alone(Search(), initialState: { Search.State() })
+  }
+}

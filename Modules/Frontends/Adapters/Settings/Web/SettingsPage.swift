@@ -203,3 +203,10 @@ public enum SettingChange: Equatable, Sendable {
     }
   }
 }
+
+extension SettingsPage {
+  /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
+  public static var preview: WebApp {
+    alone(Settings(), initialState: { Settings.State() }, start: .task)
+  }
+}

@@ -137,9 +137,7 @@ struct AddingAFeatureTests {
   /// Its page alone, as `preview-server` would serve it before the app knows the lamp: the frame
   /// with the lamp's one section (no tab bar), its module, and the session running `Lamp` itself.
   @Test func itsPageIsServedAloneBeforeTheAppKnowsIt() async throws {
-    let preview = WebApp(
-      Lamp(), title: "Lamp — preview", initialState: { Lamp.State() },
-      api: WebAPI([.feature(LampPage.self)]))
+    let preview = LampPage.preview
     var logger = Logger(label: "lamp-preview")
     logger.logLevel = .critical
     let registry = SessionRegistry(app: preview, logger: logger) { _ in }

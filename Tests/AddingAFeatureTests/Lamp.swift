@@ -99,6 +99,11 @@ enum LampPage: WebFeature {
   }
 }
 
+extension LampPage {
+  /// Its section alone, on the lamp's own reducer: what `preview-server` serves for it.
+  static var preview: WebApp { alone(Lamp(), initialState: { Lamp.State() }) }
+}
+
 // MARK: Step 5 — the terminal screen (Frontends/Adapters/Lamp/Terminal/LampScreen.swift),
 // written against the feature alone, so that its preview runs it before the app knows it
 

@@ -443,6 +443,14 @@ final class _TapeReplay: Sendable {
     }
   }
 
+  /// Whether every call the record answered before step `step` (an answer whose
+  /// ``SessionRecord/Answer/afterStep`` is below it) has been made again.
+  func madeEveryCall(answeredBefore step: Int) -> Bool {
+    queues.withLock { queues in
+      queues.byName.values.allSatisfy { ($0.first?.afterStep ?? .max) >= step }
+    }
+  }
+
   /// The next recorded answer of `name`, once the replay has reached the step it came after.
   /// A call the record has no answer for waits until its effect is cancelled (the session ended
   /// with it in flight, or the feature now calls more).

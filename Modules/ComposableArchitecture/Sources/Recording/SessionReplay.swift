@@ -135,6 +135,10 @@ public enum SessionReplay {
               message: "the recorded action cannot be built exactly: built \(dump(action))")
             break
           }
+          // What the session's effects called before this step is called again first: a user
+          // action that cancels an effect in flight (a newer save replacing an older one) must
+          // not come before the call the session saw that effect make.
+          await callsMade(before: number, in: recording.tape, timeout: timeout)
           store.send(action)
         } catch {
           report.divergence = Divergence(
@@ -209,6 +213,27 @@ public enum SessionReplay {
             recorded: record.initialState, replayed: built, type: State.self)))
     }
     return .success(state)
+  }
+
+  /// Waits until the replay has made every dependency call the record answered before `step`,
+  /// or `timeout` passed in real time (a call the app no longer makes is reported with the
+  /// dependency calls that differ).
+  @MainActor
+  private static func callsMade(before step: Int, in tape: DependencyTape, timeout: Duration)
+    async
+  {
+    guard let replay = tape.replay else { return }
+    let deadline = ContinuousClock.now + timeout
+    var yields = 0
+    while !replay.madeEveryCall(answeredBefore: step) {
+      if yields < 100 {
+        yields += 1
+        await Task.yield()
+      } else {
+        guard ContinuousClock.now < deadline else { return }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+    }
   }
 
   /// Waits until the recording has `count` steps, or `timeout` passed in real time.

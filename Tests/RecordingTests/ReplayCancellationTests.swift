@@ -1,0 +1,78 @@
+import ComposableArchitecture
+import Foundation
+import Testing
+
+/// Each edit saves the value, a newer save cancelling an older one still in flight (as Settings
+/// saves its form); nothing is sent back. `slowValue`'s save waits a little before it calls the
+/// client, in real time — the timing of an app, not its logic.
+@Reducer
+struct Saver {
+  @ObservableState
+  struct State: Equatable {
+    var value = ""
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case edited(String)
+  }
+
+  var slowValue: String?
+  @Dependency(\.loadClient) var client
+  private enum CancelID { case save }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .edited(let value):
+        state.value = value
+        return .run { [client, slowValue] _ in
+          if value == slowValue { try await Task.sleep(for: .milliseconds(50)) }
+          _ = try await client.load(value)
+        }
+        .cancellable(id: CancelID.save, cancelInFlight: true)
+      }
+    }
+  }
+
+  /// Every save is one endpoint, `loadClient.save`, its value the argument.
+  static let recorded = RecordedFeature<State, Action>(
+    name: "Saver", initialStateExpression: "Saver.State()", baseline: { State() },
+    recordClients: { values, tape in
+      let base = values.loadClient
+      values.loadClient = LoadClient { value in
+        try await tape.record("loadClient.save", arguments: [value]) { try await base.load(value) }
+      }
+    },
+    testImports: [])
+}
+
+@MainActor
+@Suite struct ReplayCancellationTests {
+  /// In the session the first edit's save reached the client before the second edit. A replay in
+  /// which that save is slower must still make that call before it sends the second edit (the
+  /// record says the call came first); sent at once, the second edit cancels the first save and
+  /// the second save takes the first one's recorded answer.
+  @Test func aCallTheSessionMadeBeforeTheNextUserActionIsMadeBeforeItInTheReplay() async throws {
+    let store = Store(initialState: Saver.State()) {
+      Saver()
+    } withDependencies: {
+      $0.loadClient = LoadClient { value in value }
+    }
+    let recording = store.startRecording(dependencies: Saver.recorded.recordClients)
+    // Each save answered before the next edit, as a user's pause gives it time to.
+    await store.send(.edited("first")).finish()
+    await store.send(.edited("second")).finish()
+    store.stopRecording()
+    let record = Saver.recorded.record(recording)
+    #expect(record.steps.count == 2)
+    #expect(record.answers.map(\.arguments) == [[.string("first")], [.string("second")]])
+    #expect(record.answers.map(\.afterStep) == [1, 2])
+
+    let report = await SessionReplay.replay(
+      record, of: Saver.recorded, reducer: Saver(slowValue: "first"))
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.notes.isEmpty, "\(report)")
+    #expect(report.reproduced == 2)
+  }
+}

@@ -223,17 +223,7 @@ public enum SessionReplay {
     async
   {
     guard let replay = tape.replay else { return }
-    let deadline = ContinuousClock.now + timeout
-    var yields = 0
-    while !replay.madeEveryCall(answeredBefore: step) {
-      if yields < 100 {
-        yields += 1
-        await Task.yield()
-      } else {
-        guard ContinuousClock.now < deadline else { return }
-        try? await Task.sleep(for: .milliseconds(1))
-      }
-    }
+    _ = await eventually(timeout: timeout) { replay.madeEveryCall(answeredBefore: step) }
   }
 
   /// Waits until the recording has `count` steps, or `timeout` passed in real time.
@@ -241,9 +231,16 @@ public enum SessionReplay {
   private static func arrived<State, Action>(
     _ count: Int, in recording: SessionRecording<State, Action>, timeout: Duration
   ) async -> Bool {
+    await eventually(timeout: timeout) { recording.steps.count >= count }
+  }
+
+  /// Whether `condition` holds within `timeout` of real time: checked after each of the first
+  /// 100 yields (what the store's own tasks need), then every millisecond.
+  @MainActor
+  private static func eventually(timeout: Duration, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     var yields = 0
-    while recording.steps.count < count {
+    while !condition() {
       if yields < 100 {
         yields += 1
         await Task.yield()

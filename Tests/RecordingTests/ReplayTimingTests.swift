@@ -1,6 +1,7 @@
-import ComposableArchitecture
 import Foundation
 import Testing
+
+@testable import ComposableArchitecture
 
 #if canImport(Glibc)
   import Glibc
@@ -427,5 +428,101 @@ struct TickAndDebounce {
     let record = TickAndDebounce.recorded.record(recording)
     #expect(cases(record, first: 5) == ["start", "start", "tick", "tick", "queryChanged"])
     #expect(record.steps.prefix(5).map(\.time) == [0, 0, 1, 1, 1])
+  }
+}
+
+/// A timer whose effect, woken, does something the recording does not see before it sends.
+@Reducer
+struct WokenTick {
+  @ObservableState
+  struct State: Equatable {
+    var ticks = 0
+    /// The ticks each tap saw.
+    var taps: [Int] = []
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case start
+    case tap
+    case tick
+  }
+
+  /// Runs between the sleep's end and the tick.
+  var afterSleep: @Sendable () async -> Void = {}
+  @Dependency(\.continuousClock) var clock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .start:
+        return .run { [afterSleep, clock] send in
+          try await clock.sleep(for: .seconds(1))
+          await afterSleep()
+          await send(.tick)
+        }
+      case .tap:
+        state.taps.append(state.ticks)
+        return .none
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+
+  static let recorded = RecordedFeature<State, Action>(
+    name: "WokenTick", initialStateExpression: "WokenTick.State()", baseline: { State() },
+    recordClients: { _, _ in }, testImports: [])
+}
+
+@MainActor
+@Suite struct UserStepTests {
+  /// A key pressed in the instant between a sleep's end (the session's clock moved to 1 s) and
+  /// the tick of the effect it woke: a test written from the record advances a test clock by
+  /// 1 s, which runs the woken effect — the tick — before the test's next line sends the key. So
+  /// the key must be recorded after the tick: it waits for the woken effect.
+  @Test func aKeyPressedWhileAWokenEffectRunsIsRecordedAfterWhatTheEffectSends() async throws {
+    let woke = AsyncStream<Void>.makeStream()
+    let gate = AsyncStream<Void>.makeStream()
+    let clock = TestClock()
+    let store = Store(initialState: WokenTick.State()) {
+      WokenTick(afterSleep: {
+        woke.continuation.yield()
+        for await _ in gate.stream { break }
+      })
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let recording = store.startRecording(dependencies: WokenTick.recorded.recordClients)
+    // The effect is held on purpose: however loaded the machine, the hold must not time out.
+    recording.tape.sleeps.settleLimit = .seconds(3_600)
+    let timer = store.send(.start)
+    // The timer's real wait has begun when the clock has a suspension.
+    while (try? await clock.checkSuspension()) != nil {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    await clock.advance(by: .seconds(1))
+    var wakes = woke.stream.makeAsyncIterator()
+    _ = await wakes.next()
+    #expect(recording.tape.now == .seconds(1))
+
+    let tap = Task { await recording.userStep { store.send(.tap) } }
+    // The woken effect has sent nothing: the key waits.
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(recording.steps.count == 1)
+    gate.continuation.yield()
+    await tap.value
+    timer.cancel()
+    store.stopRecording()
+
+    let record = WokenTick.recorded.record(recording)
+    #expect(
+      record.steps.map { step -> String in
+        guard case .enumeration(let name, _) = step.action else { return "\(step.action)" }
+        return name
+      } == ["start", "tick", "tap"])
+    #expect(record.steps.map(\.time) == [0, 1, 1])
+    #expect(store.state.taps == [1])
   }
 }

@@ -82,13 +82,21 @@ public enum InteractiveSession {
             recorder.toggle(store)
             continue
           }
-          store.send(.keyPressed(key))
+          if let recorder {
+            await recorder.userStep { store.send(.keyPressed(key)) }
+          } else {
+            store.send(.keyPressed(key))
+          }
           if store.state.isQuitting { break loop }
         }
       case .stateChanged, .viewChanged:
         break
       case .quit:
-        store.send(.quitRequested)
+        if let recorder {
+          await recorder.userStep { store.send(.quitRequested) }
+        } else {
+          store.send(.quitRequested)
+        }
         break loop
       }
       draw(store, registration, recorder)

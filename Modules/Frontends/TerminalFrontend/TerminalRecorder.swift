@@ -33,6 +33,16 @@ where Root.State: Equatable & Sendable, Root.Action: Sendable {
 
   public var isRecording: Bool { recording != nil }
 
+  /// Sends a user's key or request: while recording, as a step a test clock would order the same
+  /// way (`SessionRecording.userStep`: it may wait for an effect a sleep just woke).
+  public func userStep(_ send: () -> Void) async {
+    if let recording {
+      await recording.userStep(send)
+    } else {
+      send()
+    }
+  }
+
   /// What Ctrl-R does now, for the help line.
   public var keyHelp: String { isRecording ? "Ctrl-R stop recording" : "Ctrl-R record" }
   /// What the status line last said about recording.

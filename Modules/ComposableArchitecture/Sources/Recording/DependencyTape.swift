@@ -273,9 +273,16 @@ struct _RecordingClock: Clock {
 /// wait is over ends only when no running sleep has an earlier deadline (or the same deadline
 /// and an earlier start), and when the effect the last ended sleep woke has done what it does
 /// next — sent an action that was reduced, called a recorded dependency, begun another sleep,
-/// or ended. An effect that does none of these within ``settleLimit`` (it waits on something
+/// or ended. An effect that does none of these within ``defaultSettleLimit`` (it waits on something
 /// the recording does not see) lets the next sleep end anyway. The cost is a sleep that ends
 /// a little late: the timer's tick waits for the query's debounce.
+///
+/// A user's action is a step of its own between those (``SessionRecording/userStep(isolation:_:)``):
+/// it waits while an effect a sleep woke has not done what it does next — on a test clock the
+/// woken effect runs before the test's next line, so a key pressed in the instant between a
+/// timer's sleep ending and its tick being reduced is recorded after the tick, not between the
+/// clock moving and the tick — and no sleep ends while it is reduced, so the session's time
+/// cannot move under it. Users' actions take their turns in the order they asked.
 @usableFromInline
 final class _SessionSleeps: Sendable {
   struct Sleep: Sendable {
@@ -293,12 +300,26 @@ final class _SessionSleeps: Sendable {
     /// Sleeps whose real wait is cut short: the session's time reached their deadline.
     var released: Set<Int> = []
     var wakers: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// The next turn given to a user's action, and the turn whose action may go next.
+    var nextUserTurn = 0
+    var servedUserTurn = 0
+    /// Whether a user's action is being reduced: no sleep ends meanwhile.
+    var userStepInProgress = false
+    var settleLimit = _SessionSleeps.defaultSettleLimit
   }
 
   /// How often a sleep whose real wait is over looks whether its turn has come.
   static let poll = Duration.milliseconds(1)
   /// The longest an effect woken by a sleep holds the next sleep back.
-  static let settleLimit = Duration.seconds(1)
+  static let defaultSettleLimit = Duration.seconds(1)
+
+  /// The longest an effect woken by a sleep holds the next sleep and the user's next action
+  /// back (``defaultSettleLimit``; a test that holds a woken effect on purpose sets it longer,
+  /// so that a loaded machine cannot end the hold early).
+  var settleLimit: Duration {
+    get { state.withLock { $0.settleLimit } }
+    set { state.withLock { $0.settleLimit = newValue } }
+  }
 
   private let state = Mutex(State())
 
@@ -316,15 +337,7 @@ final class _SessionSleeps: Sendable {
   /// whether it did.
   func end(_ sleep: Sleep, tape: DependencyTape) -> Bool {
     state.withLock { state in
-      if let settling = state.settling {
-        // An effect that ended leaves its registry (its slot is -1).
-        if settling.effect.slot.load(ordering: .relaxed) >= 0,
-          ContinuousClock.now - settling.since < Self.settleLimit
-        {
-          return false
-        }
-        state.settling = nil
-      }
+      guard !state.userStepInProgress, !Self.isSettling(&state) else { return false }
       let isFirst = !state.running.contains {
         $0.deadline < sleep.deadline || ($0.deadline == sleep.deadline && $0.number < sleep.number)
       }
@@ -342,6 +355,45 @@ final class _SessionSleeps: Sendable {
         state.wakers.removeValue(forKey: due.number)?.resume()
       }
       return true
+    }
+  }
+
+  /// Whether the effect the last ended sleep woke has yet to do what it does next (and may
+  /// still: it runs, and has had less than ``settleLimit``); forgets it once it may not.
+  private static func isSettling(_ state: inout State) -> Bool {
+    guard let settling = state.settling else { return false }
+    // An effect that ended leaves its registry (its slot is -1).
+    if settling.effect.slot.load(ordering: .relaxed) >= 0,
+      ContinuousClock.now - settling.since < state.settleLimit
+    {
+      return true
+    }
+    state.settling = nil
+    return false
+  }
+
+  /// A turn for a user's action, in the order asked for.
+  func takeUserTurn() -> Int {
+    state.withLock { state in
+      defer { state.nextUserTurn += 1 }
+      return state.nextUserTurn
+    }
+  }
+
+  /// Begins the user's step of `turn` if it is that turn's go and no woken effect is settling;
+  /// returns whether it did. Until ``endUserStep()`` no sleep ends.
+  func beginUserStep(_ turn: Int) -> Bool {
+    state.withLock { state in
+      guard state.servedUserTurn == turn, !Self.isSettling(&state) else { return false }
+      state.userStepInProgress = true
+      return true
+    }
+  }
+
+  func endUserStep() {
+    state.withLock { state in
+      state.userStepInProgress = false
+      state.servedUserTurn += 1
     }
   }
 

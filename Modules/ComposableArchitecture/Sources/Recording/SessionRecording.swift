@@ -141,6 +141,37 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
 }
 
 extension SessionRecording {
+  /// Sends a user's action — `send` does, on the caller's isolation, which is the store's — as a
+  /// step of the session that a test clock would order the same way.
+  ///
+  /// A front end that records sends its users' actions through this. On a test clock an effect
+  /// woken by the clock runs before the test's next line; in a live session a key may be pressed
+  /// in the instant after a sleep ended and before the effect it woke sent its action, and a test
+  /// written from that record could not send the key between the two. So the action waits until
+  /// the woken effect has done what it does next (sent an action, called a recorded dependency,
+  /// begun another sleep or ended; at most a second for one that waits on something unseen), and
+  /// no sleep ends while it is reduced. Actions take their turns in the order this was called.
+  /// Once the recording stopped, `send` runs at once.
+  public func userStep<Result, Failure: Error>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ send: () throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    guard !isStopped, !tape.isReplaying else { return try send() }
+    let sleeps = tape.sleeps
+    let turn = sleeps.takeUserTurn()
+    while !sleeps.beginUserStep(turn) {
+      // A cancelled caller still takes its turn (the turns after it wait for it); the wait is
+      // bounded by the settle limit of each effect before it.
+      if Task.isCancelled {
+        await Task.yield()
+      } else {
+        try? await Task.sleep(for: _SessionSleeps.poll)
+      }
+    }
+    defer { sleeps.endUserStep() }
+    return try send()
+  }
+
   /// The steps after the first `count` as the record file writes them (`{"step":…}` lines,
   /// numbered from `count + 1`, each with the changes from the state before it), for a viewer
   /// that has the first `count` already; empty when there are no more. Only those steps are

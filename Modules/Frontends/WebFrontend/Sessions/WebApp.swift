@@ -452,14 +452,22 @@ where Root.State: Sendable, Root.Action: Sendable {
   }
 
   func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot? {
-    try await Self.apply(action, to: store, api: api, in: session)
+    try await Self.apply(action, to: store, api: api, in: session, driver: self)
   }
 
   private static func apply(
     _ action: UserAction, to store: isolated StoreActorOf<Root>, api: WebAPI<Root>,
-    in session: Session
-  ) throws(APIError) -> Snapshot? {
-    store.send(try api.rootAction(for: action, in: store.state))
+    in session: Session, driver: RootDriver
+  ) async throws(APIError) -> Snapshot? {
+    if let recording = driver.recording.withLock({ $0 }) {
+      // Recorded, the action is a step a test clock would order the same way (it may wait for
+      // an effect a sleep just woke).
+      try await recording.userStep { () throws(APIError) in
+        store.send(try api.rootAction(for: action, in: store.state))
+      }
+    } else {
+      store.send(try api.rootAction(for: action, in: store.state))
+    }
     return session.snapshot
   }
 }

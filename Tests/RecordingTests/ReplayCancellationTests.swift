@@ -18,6 +18,8 @@ struct Saver {
   }
 
   var slowValue: String?
+  /// An edit of this value is not saved (an app that lost a save).
+  var unsavedValue: String?
   @Dependency(\.loadClient) var client
   private enum CancelID { case save }
 
@@ -26,8 +28,9 @@ struct Saver {
       switch action {
       case .edited(let value):
         state.value = value
-        return .run { [client, slowValue] _ in
+        return .run { [client, slowValue, unsavedValue] _ in
           if value == slowValue { try await Task.sleep(for: .milliseconds(50)) }
+          guard value != unsavedValue else { return }
           _ = try await client.load(value)
         }
         .cancellable(id: CancelID.save, cancelInFlight: true)
@@ -74,5 +77,44 @@ struct Saver {
     #expect(report.divergence == nil, "\(report)")
     #expect(report.notes.isEmpty, "\(report)")
     #expect(report.reproduced == 2)
+  }
+}
+
+@MainActor
+@Suite struct ReplayMissingCallTests {
+  /// Records two edits, each saved before the next.
+  func recordedEdits() async -> SessionRecord {
+    let store = Store(initialState: Saver.State()) {
+      Saver()
+    } withDependencies: {
+      $0.loadClient = LoadClient { value in value }
+    }
+    let recording = store.startRecording(dependencies: Saver.recorded.recordClients)
+    await store.send(.edited("first")).finish()
+    await store.send(.edited("second")).finish()
+    store.stopRecording()
+    return Saver.recorded.record(recording)
+  }
+
+  /// An app that no longer saves an edit reproduces every state: the missing save is the only
+  /// difference, and the replay names it.
+  @Test func aRecordedCallTheAppNoLongerMakesIsADivergence() async throws {
+    let record = await recordedEdits()
+    let report = await SessionReplay.replay(
+      record, of: Saver.recorded, reducer: Saver(unsavedValue: "second"))
+    #expect(report.reproduced == 2)
+    let message = try #require(report.divergence?.message)
+    #expect(message.contains("no longer makes the recorded call loadClient.save (call 1"))
+    #expect(message.contains(#"["second"]"#))
+  }
+
+  /// A call answered after the last step may still be on its way when the last state matched:
+  /// the replay waits for it instead of calling it missing.
+  @Test func aCallMadeLateAfterTheLastStepIsWaitedFor() async throws {
+    let record = await recordedEdits()
+    let report = await SessionReplay.replay(
+      record, of: Saver.recorded, reducer: Saver(slowValue: "second"))
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.notes.isEmpty, "\(report)")
   }
 }

@@ -503,6 +503,11 @@ final class _TapeReplay: Sendable {
     }
   }
 
+  /// The recorded calls not made again so far, in the order they were made in the session.
+  var callsNotMade: [SessionRecord.Answer] {
+    queues.withLock { queues in queues.byName.values.flatMap { $0 }.sorted { $0.call < $1.call } }
+  }
+
   /// The next recorded answer of `name`, once the replay has reached the step it came after.
   /// A call the record has no answer for waits until its effect is cancelled (the session ended
   /// with it in flight, or the feature now calls more).

@@ -14,7 +14,9 @@ import Foundation
 ///
 /// After each step the replayed step is compared with the recorded one — who sent it, the
 /// action, and the whole state (shared values included). The first difference ends the replay:
-/// ``Report/divergence`` names the step and shows the difference.
+/// ``Report/divergence`` names the step and shows the difference. A recorded dependency call
+/// the app no longer makes is a divergence too, found at the end (the replay waits for calls
+/// answered after the last step).
 public enum SessionReplay {
   /// What a replay found.
   public struct Report: Sendable, CustomStringConvertible {
@@ -168,6 +170,22 @@ public enum SessionReplay {
     recorder?.replayTurnAdmitsOne = false
     recorder?.replayTurn = { _ in true }
     core.deliverHeldActionsInTurn()
+    if report.divergence == nil, let replay = recording.tape.replay {
+      // Every call the session made is made again: one answered after the last step may still
+      // be on its way; one never made is a difference even when every state matched (a save
+      // the app no longer does).
+      _ = await eventually(timeout: timeout) { replay.callsNotMade.isEmpty }
+      if let missing = replay.callsNotMade.first {
+        let step = min(max(missing.afterStep, 1), record.steps.count)
+        report.divergence = Divergence(
+          step: step,
+          message: "the app no longer makes the recorded call \(missing.name) (call"
+            + " \(missing.call), with \(RecordedValue.array(missing.arguments).json.text)),"
+            + " answered after step \(missing.afterStep) in the session"
+            + (replay.callsNotMade.count > 1
+              ? " (and \(replay.callsNotMade.count - 1) more not made)" : ""))
+      }
+    }
     if report.divergence == nil {
       // What the app sends by itself after the last recorded step, at the same time.
       for _ in 0..<20 { await Task.yield() }

@@ -190,10 +190,17 @@ let package = Package(
       ],
       path: "Modules/ComposableArchitecture/Macros"
     ),
+    // Shared state and its keys (`.appStorage`, `.fileStorage`, `.inMemory`), re-exported by the
+    // runtime as the reference library re-exports its sharing library.
+    .target(
+      name: "Sharing",
+      dependencies: [concurrencyExtras, customDump, dependencies],
+      path: "Modules/ComposableArchitecture/Sharing"
+    ),
     .target(
       name: "ComposableArchitecture",
       dependencies: [
-        "ComposableArchitectureMacros",
+        "ComposableArchitectureMacros", "Sharing",
         casePaths, clocks, concurrencyExtras, customDump, dependencies, dependenciesMacros,
         identifiedCollections, issueReporting, logging, orderedCollections,
       ],
@@ -555,7 +562,7 @@ let package = Package(
     .testTarget(
       name: "ComposableArchitectureTests",
       dependencies: [
-        "ComposableArchitecture",
+        "ComposableArchitecture", "Sharing",
         // Tells when each XCTest case starts, on Linux (XCTExpectFailure without a block).
         .product(name: "DependenciesTestObserver", package: "swift-dependencies"),
       ],

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ComposableArchitecture
+@testable import Sharing
 
 /// `.appStorage`: shared values kept in user defaults.
 struct AppStorageKeyTests {

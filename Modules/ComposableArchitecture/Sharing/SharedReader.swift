@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+import CustomDump
 import Foundation
 
 /// A read-only view of a shared value: `@SharedReader(.inMemory("count")) var count = 0`, or
@@ -8,7 +10,7 @@ import Foundation
 @dynamicMemberLookup
 @propertyWrapper
 public struct SharedReader<Value> {
-  let box: _SharedReadableBox<Value>
+  package let box: _SharedReadableBox<Value>
 
   init(box: _SharedReadableBox<Value>) {
     self.box = box
@@ -112,9 +114,9 @@ extension SharedReader: _CustomDiffObject {
 }
 
 extension SharedReader: _SharedTrackable {
-  var sharedRoot: _SharedRootBase { box.root }
-  var sharedBox: AnyObject { box }
-  func expectationMismatch() -> String? {
+  package var sharedRoot: _SharedRootBase { box.root }
+  package var sharedBox: AnyObject { box }
+  package func expectationMismatch() -> String? {
     diff(box.value(.expected), box.value(.actual), format: .proportional)
   }
 }

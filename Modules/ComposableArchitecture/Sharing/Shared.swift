@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+import CustomDump
 import Foundation
 
 /// A value shared by reference between features, optionally persisted by a key.
@@ -22,7 +24,7 @@ import Foundation
 @dynamicMemberLookup
 @propertyWrapper
 public struct Shared<Value> {
-  @usableFromInline let box: _SharedBox<Value>
+  @usableFromInline package let box: _SharedBox<Value>
 
   init(box: _SharedBox<Value>) {
     self.box = box
@@ -186,15 +188,15 @@ extension Shared: _CustomDiffObject {
 }
 
 extension Shared: _SharedTrackable {
-  var sharedRoot: _SharedRootBase { box.root }
-  var sharedBox: AnyObject { box }
-  func expectationMismatch() -> String? {
+  package var sharedRoot: _SharedRootBase { box.root }
+  package var sharedBox: AnyObject { box }
+  package func expectationMismatch() -> String? {
     diff(box.value(.expected), box.value(.actual), format: .proportional)
   }
 }
 
 /// What a test store looks for in its state to track shared references.
-protocol _SharedTrackable {
+package protocol _SharedTrackable {
   var sharedRoot: _SharedRootBase { get }
   /// The place the value is read from: the root, or a part of it.
   var sharedBox: AnyObject { get }

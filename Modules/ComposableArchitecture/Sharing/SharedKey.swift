@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+import CustomDump
 import Foundation
 
 /// A place a shared value is loaded from: `@SharedReader(.someKey) var value = 0`.
@@ -157,7 +159,7 @@ extension _SharedKeyDefault: SharedKey where Base: SharedKey {
 
 /// Loads and saves a root's value through its key, and remembers the errors.
 @usableFromInline
-final class _SharedPersistence<Value>: @unchecked Sendable {
+package final class _SharedPersistence<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private let saver: (@Sendable (Value, SaveContext, SaveContinuation) -> Void)?
   private let loader: @Sendable (LoadContext<Value>, LoadContinuation<Value>) -> Void

@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+import CustomDump
 import Foundation
 import Synchronization
 
@@ -10,17 +12,17 @@ import Synchronization
 /// after the received action for a `receive` — so that an unasserted change is a difference like
 /// any other. After each assertion the values the step left are accepted.
 @usableFromInline
-final class SharedChangeTracker: @unchecked Sendable {
+package final class SharedChangeTracker: @unchecked Sendable {
   private let lock = NSLock()
   private var roots: [ObjectIdentifier: _SharedRootBase] = [:]
   private let asserting = Atomic<Bool>(false)
 
-  @usableFromInline init() {}
+  @usableFromInline package init() {}
 
-  var isAsserting: Bool { asserting.load(ordering: .relaxed) }
+  package var isAsserting: Bool { asserting.load(ordering: .relaxed) }
 
   /// Starts tracking every shared reference reachable from `value`.
-  @usableFromInline func register(_ value: Any) {
+  @usableFromInline package func register(_ value: Any) {
     guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return }
     var visited = Set<ObjectIdentifier>()
     Self.forEachRoot(in: value, depth: 0, visited: &visited) { root in
@@ -43,7 +45,7 @@ final class SharedChangeTracker: @unchecked Sendable {
     return Array(found.values)
   }
 
-  static func forEachRoot(
+  package static func forEachRoot(
     in value: Any, depth: Int, visited: inout Set<ObjectIdentifier>,
     _ body: (_SharedRootBase) -> Void
   ) {
@@ -52,7 +54,7 @@ final class SharedChangeTracker: @unchecked Sendable {
 
   /// The shared references reachable from `value`, each as the state holds it (a root, or a
   /// part of one: `$user.name`, `Shared($syncUps[id: id])`).
-  static func forEachReference(
+  package static func forEachReference(
     in value: Any, depth: Int, visited: inout Set<ObjectIdentifier>,
     _ body: (any _SharedTrackable) -> Void
   ) {
@@ -78,7 +80,7 @@ final class SharedChangeTracker: @unchecked Sendable {
   }
 
   /// The live value of every tracked reference, recorded with a received action.
-  @usableFromInline func capture() -> [ObjectIdentifier: Any] {
+  @usableFromInline package func capture() -> [ObjectIdentifier: Any] {
     guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return [:] }
     let roots = lock.withLock { self.roots }
     guard !roots.isEmpty else { return [:] }
@@ -88,7 +90,7 @@ final class SharedChangeTracker: @unchecked Sendable {
   /// Runs an assertion: `body` sees the expected values on the "before" side — the accepted ones,
   /// or the step's own with `expectedFromActual` — and `actual` (or the live values) on the
   /// "after" side. Afterwards those values are accepted.
-  func asserting<R>(
+  package func asserting<R>(
     expectedFromActual: Bool = false, actual: [ObjectIdentifier: Any]? = nil, _ body: () -> R
   ) -> R {
     guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return body() }
@@ -106,7 +108,7 @@ final class SharedChangeTracker: @unchecked Sendable {
   }
 
   /// Restarts the expected side from the accepted values, within an assertion.
-  func restartExpectations(actual: [ObjectIdentifier: Any]? = nil) {
+  package func restartExpectations(actual: [ObjectIdentifier: Any]? = nil) {
     let roots = lock.withLock { self.roots }
     for (id, root) in roots {
       root.beginAssertion(expectedFromActual: false, actual: actual?[id])
@@ -114,7 +116,7 @@ final class SharedChangeTracker: @unchecked Sendable {
   }
 
   /// Accepts `values` (or the live values) as asserted, as skipping actions does.
-  func accept(_ values: [ObjectIdentifier: Any]? = nil) {
+  package func accept(_ values: [ObjectIdentifier: Any]? = nil) {
     let roots = lock.withLock { self.roots }
     for (id, root) in roots { root.endAssertion(accepting: values?[id]) }
   }
@@ -128,7 +130,7 @@ final class SharedChangeTracker: @unchecked Sendable {
   /// A reference to a part of a shared value (`Shared($syncUps[id: id])`) is compared as that
   /// part, as TCA does: a change elsewhere in the value (another sync-up removed) is no change
   /// the state shows.
-  func expectationMismatches(in expected: Any) -> [String] {
+  package func expectationMismatches(in expected: Any) -> [String] {
     guard _SharedRootBase.anyCreated.load(ordering: .relaxed) else { return [] }
     let tracked = lock.withLock { self.roots }
     guard !tracked.isEmpty else { return [] }
@@ -147,20 +149,20 @@ final class SharedChangeTracker: @unchecked Sendable {
 
   /// Within an assertion: whether the step changed the value of a tracked reference that the
   /// state it left holds, from the accepted value.
-  func stepChangedAnyReference(in actual: Any) -> Bool {
+  package func stepChangedAnyReference(in actual: Any) -> Bool {
     trackedRoots(in: actual).contains { $0.stepChangedValue() }
   }
 
   /// Within an assertion: whether the step wrote a tracked reference that the state it left
   /// holds, even with the value it had — then a test's closure that writes it too is no
   /// "unnecessary" expectation.
-  func stepWroteAnyReference(in actual: Any) -> Bool {
+  package func stepWroteAnyReference(in actual: Any) -> Bool {
     trackedRoots(in: actual).contains { $0.stepWroteValue() }
   }
 
   /// The differences between the accepted and the live value of each reference that changed
   /// since the last assertion.
-  func unassertedChanges() -> [String] {
+  package func unassertedChanges() -> [String] {
     let roots = lock.withLock { self.roots }
     return roots.values.compactMap { $0.unassertedChange() }
   }

@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+import CustomDump
 import Foundation
 import Synchronization
 
@@ -5,7 +7,7 @@ import Synchronization
 /// the live value; while a test store asserts, the state "before" (and as the test expects it)
 /// sees the last asserted value, and the state "after" sees the value the step left.
 @usableFromInline
-enum _SharedSide: Sendable {
+package enum _SharedSide: Sendable {
   case live
   case expected
   case actual
@@ -15,73 +17,75 @@ enum _SharedSide: Sendable {
 ///
 /// Subclasses only; the runtime's `Shared` and `SharedReader` hold one of these.
 @usableFromInline
-class _SharedReadableBox<Value>: @unchecked Sendable {
+package class _SharedReadableBox<Value>: @unchecked Sendable {
   /// The reference the value lives in; its lock guards every read and write.
-  var root: _SharedRootBase { fatalError("subclass") }
+  package var root: _SharedRootBase { fatalError("subclass") }
 
   /// The value as `side` sees it.
-  func value(_ side: _SharedSide) -> Value { fatalError("subclass") }
+  package func value(_ side: _SharedSide) -> Value { fatalError("subclass") }
 
   /// The side a plain read sees: the expected copy while a test store asserts, else the live one.
-  final var currentSide: _SharedSide {
+  package final var currentSide: _SharedSide {
     root.isAsserting ? .expected : .live
   }
 
   /// The value a plain read sees, and the left side of a comparison (the state before a step, or
   /// as the test expects it).
-  final var current: Value { value(currentSide) }
+  package final var current: Value { value(currentSide) }
 
   /// The right side of a comparison: while a test store asserts, the value the step left.
-  final var actual: Value { value(root.isAsserting ? .actual : .live) }
+  package final var actual: Value { value(root.isAsserting ? .actual : .live) }
 
   /// The load and save of the key the value lives under, if it is a root with a key.
-  final var persistence: _SharedPersistence<Value>? {
+  package final var persistence: _SharedPersistence<Value>? {
     (root as? _SharedRoot<Value>)?.persistence
   }
 }
 
 /// A readable and writable place holding a shared value.
 @usableFromInline
-class _SharedBox<Value>: _SharedReadableBox<Value>, @unchecked Sendable {
+package class _SharedBox<Value>: _SharedReadableBox<Value>, @unchecked Sendable {
   /// Runs `body` with exclusive access to the value. While a test store asserts, the expected copy
   /// is changed; otherwise the live value, which is then saved to the key, if any.
-  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { fatalError("subclass") }
+  package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    fatalError("subclass")
+  }
 }
 
 /// The part of a root reference that does not depend on the value's type: its lock and the test
 /// store that tracks it.
 @usableFromInline
-class _SharedRootBase: @unchecked Sendable {
+package class _SharedRootBase: @unchecked Sendable {
   /// Set once any shared reference exists, so that test stores of features without shared state
   /// never walk their state looking for it.
-  static let anyCreated = Atomic<Bool>(false)
+  package static let anyCreated = Atomic<Bool>(false)
 
-  let lock = _ReentrantLock()
+  package let lock = _ReentrantLock()
   /// The test store tracking this reference, if any (weak: the reference may outlive it).
-  weak var tracker: SharedChangeTracker?
+  package weak var tracker: SharedChangeTracker?
 
-  init() {
+  package init() {
     Self.anyCreated.store(true, ordering: .relaxed)
   }
 
-  var isAsserting: Bool {
+  package var isAsserting: Bool {
     guard let tracker else { return false }
     return tracker.isAsserting
   }
 
   // Type-erased hooks for `SharedChangeTracker`.
-  func startTracking(by tracker: SharedChangeTracker) { fatalError("subclass") }
-  func beginAssertion(expectedFromActual: Bool, actual: Any?) { fatalError("subclass") }
-  func endAssertion(accepting actual: Any?) { fatalError("subclass") }
-  func liveValue() -> Any { fatalError("subclass") }
-  func unassertedChange() -> String? { fatalError("subclass") }
-  func stepChangedValue() -> Bool { fatalError("subclass") }
-  func stepWroteValue() -> Bool { fatalError("subclass") }
+  package func startTracking(by tracker: SharedChangeTracker) { fatalError("subclass") }
+  package func beginAssertion(expectedFromActual: Bool, actual: Any?) { fatalError("subclass") }
+  package func endAssertion(accepting actual: Any?) { fatalError("subclass") }
+  package func liveValue() -> Any { fatalError("subclass") }
+  package func unassertedChange() -> String? { fatalError("subclass") }
+  package func stepChangedValue() -> Bool { fatalError("subclass") }
+  package func stepWroteValue() -> Bool { fatalError("subclass") }
 }
 
 /// The reference a shared value lives in.
 @usableFromInline
-final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
+package final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
   private var live: Value
   /// The value the tracking test store last accepted.
   private var asserted: Value?
@@ -93,9 +97,9 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
   /// last accepted it.
   private var writtenSinceAccepted = false
   /// Saves the live value after each change, for a value with a persistence key.
-  let persistence: _SharedPersistence<Value>?
+  package let persistence: _SharedPersistence<Value>?
 
-  init(_ value: Value, persistence: _SharedPersistence<Value>? = nil) {
+  package init(_ value: Value, persistence: _SharedPersistence<Value>? = nil) {
     self.live = value
     self.persistence = persistence
     super.init()
@@ -105,7 +109,7 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
     persistence?.subscription?.cancel()
   }
 
-  func read(_ side: _SharedSide) -> Value {
+  package func read(_ side: _SharedSide) -> Value {
     lock.withLock {
       switch side {
       case .live: live
@@ -115,7 +119,7 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
     }
   }
 
-  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+  package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     // Saving happens after the lock is released: a key's save may take time.
     let (result, saved): (R, Value?) = try lock.withLock {
       if isAsserting {
@@ -134,11 +138,11 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
   }
 
   /// Replaces the live value without saving it (a value loaded from, or pushed by, the key).
-  func replaceLive(_ value: Value) {
+  package func replaceLive(_ value: Value) {
     lock.withLock { live = value }
   }
 
-  override func startTracking(by tracker: SharedChangeTracker) {
+  package override func startTracking(by tracker: SharedChangeTracker) {
     lock.withLock {
       guard self.tracker !== tracker else { return }
       self.tracker = tracker
@@ -147,14 +151,14 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
     }
   }
 
-  override func beginAssertion(expectedFromActual: Bool, actual: Any?) {
+  package override func beginAssertion(expectedFromActual: Bool, actual: Any?) {
     lock.withLock {
       actualOverride = actual as? Value
       expected = expectedFromActual ? (actualOverride ?? live) : (asserted ?? live)
     }
   }
 
-  override func endAssertion(accepting actual: Any?) {
+  package override func endAssertion(accepting actual: Any?) {
     lock.withLock {
       asserted = (actual as? Value) ?? actualOverride ?? live
       expected = nil
@@ -163,21 +167,21 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
     }
   }
 
-  override func liveValue() -> Any {
+  package override func liveValue() -> Any {
     lock.withLock { live }
   }
 
-  override func stepChangedValue() -> Bool {
+  package override func stepChangedValue() -> Bool {
     let (asserted, actual) = lock.withLock { (self.asserted, actualOverride ?? live) }
     guard let asserted else { return false }
     return diff(asserted, actual) != nil
   }
 
-  override func stepWroteValue() -> Bool {
+  package override func stepWroteValue() -> Bool {
     lock.withLock { writtenSinceAccepted }
   }
 
-  override func unassertedChange() -> String? {
+  package override func unassertedChange() -> String? {
     let (asserted, live) = lock.withLock { (self.asserted, self.live) }
     guard let asserted else { return nil }
     return diff(asserted, live, format: .proportional)
@@ -185,72 +189,73 @@ final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
 }
 
 /// The root itself as a box.
-final class _SharedRootBox<Value>: _SharedBox<Value>, @unchecked Sendable {
-  let reference: _SharedRoot<Value>
+package final class _SharedRootBox<Value>: _SharedBox<Value>, @unchecked Sendable {
+  package let reference: _SharedRoot<Value>
 
-  init(_ reference: _SharedRoot<Value>) {
+  package init(_ reference: _SharedRoot<Value>) {
     self.reference = reference
   }
 
-  override var root: _SharedRootBase { reference }
-  override func value(_ side: _SharedSide) -> Value { reference.read(side) }
-  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+  package override var root: _SharedRootBase { reference }
+  package override func value(_ side: _SharedSide) -> Value { reference.read(side) }
+  package override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try reference.withLock(body)
   }
 }
 
 /// A writable member of a shared value: `$user.name`.
-final class _SharedMemberBox<Parent, Value>: _SharedBox<Value>, @unchecked Sendable {
-  let parent: _SharedBox<Parent>
-  let keyPath: WritableKeyPath<Parent, Value>
+package final class _SharedMemberBox<Parent, Value>: _SharedBox<Value>, @unchecked Sendable {
+  package let parent: _SharedBox<Parent>
+  package let keyPath: WritableKeyPath<Parent, Value>
 
-  init(_ parent: _SharedBox<Parent>, _ keyPath: WritableKeyPath<Parent, Value>) {
+  package init(_ parent: _SharedBox<Parent>, _ keyPath: WritableKeyPath<Parent, Value>) {
     self.parent = parent
     self.keyPath = keyPath
   }
 
-  override var root: _SharedRootBase { parent.root }
-  override func value(_ side: _SharedSide) -> Value { parent.value(side)[keyPath: keyPath] }
-  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+  package override var root: _SharedRootBase { parent.root }
+  package override func value(_ side: _SharedSide) -> Value { parent.value(side)[keyPath: keyPath] }
+  package override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try parent.withLock { try body(&$0[keyPath: keyPath]) }
   }
 }
 
 /// A read-only member of a shared value: `$todos.count`, or any member of a `SharedReader`.
-final class _SharedReadOnlyMemberBox<Parent, Value>: _SharedReadableBox<Value>, @unchecked Sendable
+package final class _SharedReadOnlyMemberBox<Parent, Value>: _SharedReadableBox<Value>,
+  @unchecked Sendable
 {
-  let parent: _SharedReadableBox<Parent>
-  let keyPath: KeyPath<Parent, Value>
+  package let parent: _SharedReadableBox<Parent>
+  package let keyPath: KeyPath<Parent, Value>
 
-  init(_ parent: _SharedReadableBox<Parent>, _ keyPath: KeyPath<Parent, Value>) {
+  package init(_ parent: _SharedReadableBox<Parent>, _ keyPath: KeyPath<Parent, Value>) {
     self.parent = parent
     self.keyPath = keyPath
   }
 
-  override var root: _SharedRootBase { parent.root }
-  override func value(_ side: _SharedSide) -> Value { parent.value(side)[keyPath: keyPath] }
+  package override var root: _SharedRootBase { parent.root }
+  package override func value(_ side: _SharedSide) -> Value { parent.value(side)[keyPath: keyPath] }
 }
 
 /// A shared optional seen as present: `Shared($currentUser)`. Should the value become `nil`, the
 /// last value read stands in for it.
-final class _SharedUnwrappedBox<Value>: _SharedBox<Value>, @unchecked Sendable {
-  let parent: _SharedBox<Value?>
+package final class _SharedUnwrappedBox<Value>: _SharedBox<Value>, @unchecked Sendable {
+  package let parent: _SharedBox<Value?>
   private let lock = NSLock()
   private var last: Value
 
-  init?(_ parent: _SharedBox<Value?>) {
+  package init?(_ parent: _SharedBox<Value?>) {
     guard let value = parent.value(parent.currentSide) else { return nil }
     self.parent = parent
     self.last = value
   }
 
-  override var root: _SharedRootBase { parent.root }
-  override func value(_ side: _SharedSide) -> Value {
+  package override var root: _SharedRootBase { parent.root }
+  package override func value(_ side: _SharedSide) -> Value {
     guard let value = parent.value(side) else { return lock.withLock { last } }
     lock.withLock { last = value }
     return value
   }
-  override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+  package override func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     try parent.withLock { optional in
       var value = optional ?? lock.withLock { last }
       defer { optional = value }
@@ -263,15 +268,15 @@ final class _SharedUnwrappedBox<Value>: _SharedBox<Value>, @unchecked Sendable {
 /// the same value — stored inline: no allocation, where `NSRecursiveLock` on Linux allocates the
 /// object and three pthread structures (about 110 bytes for each shared value).
 @usableFromInline
-struct _ReentrantLock: ~Copyable, Sendable {
+package struct _ReentrantLock: ~Copyable, Sendable {
   private let mutex = Mutex<Void>(())
   /// The thread holding the lock, or 0. Only the holder writes its own id here and clears it, so
   /// a thread that reads its own id holds the lock.
   private let owner = Atomic<UInt>(0)
 
-  init() {}
+  package init() {}
 
-  func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
     if owner.load(ordering: .relaxed) == thread { return try body() }
     // The result stays on this thread: `Mutex` asks for a `sending` one only because it cannot

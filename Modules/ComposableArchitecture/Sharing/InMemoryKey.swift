@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+import CustomDump
 import Dependencies
 import Foundation
 

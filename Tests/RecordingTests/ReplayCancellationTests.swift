@@ -57,17 +57,7 @@ struct Saver {
   /// record says the call came first); sent at once, the second edit cancels the first save and
   /// the second save takes the first one's recorded answer.
   @Test func aCallTheSessionMadeBeforeTheNextUserActionIsMadeBeforeItInTheReplay() async throws {
-    let store = Store(initialState: Saver.State()) {
-      Saver()
-    } withDependencies: {
-      $0.loadClient = LoadClient { value in value }
-    }
-    let recording = store.startRecording(dependencies: Saver.recorded.recordClients)
-    // Each save answered before the next edit, as a user's pause gives it time to.
-    await store.send(.edited("first")).finish()
-    await store.send(.edited("second")).finish()
-    store.stopRecording()
-    let record = Saver.recorded.record(recording)
+    let record = await recordedEdits()
     #expect(record.steps.count == 2)
     #expect(record.answers.map(\.arguments) == [[.string("first")], [.string("second")]])
     #expect(record.answers.map(\.afterStep) == [1, 2])
@@ -80,21 +70,24 @@ struct Saver {
   }
 }
 
+/// Records two edits of a `Saver`, each saved before the next edit (as a user's pause gives it
+/// time to).
+@MainActor
+func recordedEdits() async -> SessionRecord {
+  let store = Store(initialState: Saver.State()) {
+    Saver()
+  } withDependencies: {
+    $0.loadClient = LoadClient { value in value }
+  }
+  let recording = store.startRecording(dependencies: Saver.recorded.recordClients)
+  await store.send(.edited("first")).finish()
+  await store.send(.edited("second")).finish()
+  store.stopRecording()
+  return Saver.recorded.record(recording)
+}
+
 @MainActor
 @Suite struct ReplayMissingCallTests {
-  /// Records two edits, each saved before the next.
-  func recordedEdits() async -> SessionRecord {
-    let store = Store(initialState: Saver.State()) {
-      Saver()
-    } withDependencies: {
-      $0.loadClient = LoadClient { value in value }
-    }
-    let recording = store.startRecording(dependencies: Saver.recorded.recordClients)
-    await store.send(.edited("first")).finish()
-    await store.send(.edited("second")).finish()
-    store.stopRecording()
-    return Saver.recorded.record(recording)
-  }
 
   /// An app that no longer saves an edit reproduces every state: the missing save is the only
   /// difference, and the replay names it.

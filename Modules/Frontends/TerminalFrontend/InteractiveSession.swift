@@ -70,6 +70,15 @@ public enum InteractiveSession {
       for source in signalSources { source.cancel() }
     }
 
+    // A user's key or request: while recording, a step a test clock would order the same way.
+    func userSends(_ action: TerminalFeature<Root>.Action) async {
+      guard let recorder else {
+        store.send(action)
+        return
+      }
+      await recorder.userStep { store.send(action) }
+    }
+
     if let recorder, recorder.file != nil { recorder.start(store) }
     defer { recorder?.stop(store) }
     if let start = registration.start { store.send(.app(start)) }  // e.g. loads what was kept
@@ -82,21 +91,13 @@ public enum InteractiveSession {
             recorder.toggle(store)
             continue
           }
-          if let recorder {
-            await recorder.userStep { store.send(.keyPressed(key)) }
-          } else {
-            store.send(.keyPressed(key))
-          }
+          await userSends(.keyPressed(key))
           if store.state.isQuitting { break loop }
         }
       case .stateChanged, .viewChanged:
         break
       case .quit:
-        if let recorder {
-          await recorder.userStep { store.send(.quitRequested) }
-        } else {
-          store.send(.quitRequested)
-        }
+        await userSends(.quitRequested)
         break loop
       }
       draw(store, registration, recorder)

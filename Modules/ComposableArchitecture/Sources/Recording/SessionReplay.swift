@@ -175,15 +175,15 @@ public enum SessionReplay {
       // be on its way; one never made is a difference even when every state matched (a save
       // the app no longer does).
       _ = await eventually(timeout: timeout) { replay.callsNotMade.isEmpty }
-      if let missing = replay.callsNotMade.first {
+      let notMade = replay.callsNotMade
+      if let missing = notMade.first {
         let step = min(max(missing.afterStep, 1), record.steps.count)
         report.divergence = Divergence(
           step: step,
           message: "the app no longer makes the recorded call \(missing.name) (call"
             + " \(missing.call), with \(RecordedValue.array(missing.arguments).json.text)),"
             + " answered after step \(missing.afterStep) in the session"
-            + (replay.callsNotMade.count > 1
-              ? " (and \(replay.callsNotMade.count - 1) more not made)" : ""))
+            + (notMade.count > 1 ? " (and \(notMade.count - 1) more not made)" : ""))
       }
     }
     if report.divergence == nil {

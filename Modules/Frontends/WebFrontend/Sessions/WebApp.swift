@@ -459,14 +459,15 @@ where Root.State: Sendable, Root.Action: Sendable {
     _ action: UserAction, to store: isolated StoreActorOf<Root>, api: WebAPI<Root>,
     in session: Session, driver: RootDriver
   ) async throws(APIError) -> Snapshot? {
+    let send = { () throws(APIError) in
+      store.send(try api.rootAction(for: action, in: store.state))
+    }
     if let recording = driver.recording.withLock({ $0 }) {
       // Recorded, the action is a step a test clock would order the same way (it may wait for
       // an effect a sleep just woke).
-      try await recording.userStep { () throws(APIError) in
-        store.send(try api.rootAction(for: action, in: store.state))
-      }
+      try await recording.userStep(send)
     } else {
-      store.send(try api.rootAction(for: action, in: store.state))
+      try send()
     }
     return session.snapshot
   }

@@ -206,6 +206,17 @@ let package = Package(
       ],
       path: "Modules/ComposableArchitecture/Sources"
     ),
+    // Recording a root store's session and replaying it: the dependency tape, records and their
+    // files, the replay, and what a test written from a record answers with. It watches a store
+    // through the runtime's one step hook, so the runtime carries none of it.
+    .target(
+      name: "ComposableRecording",
+      dependencies: [
+        "ComposableArchitecture", "Sharing", casePaths, clocks, customDump, dependencies,
+        issueReporting,
+      ],
+      path: "Modules/ComposableArchitecture/Recording"
+    ),
 
     // MARK: Vocabulary: words of the app that features and client interfaces share; they depend on
     // nothing of ours.
@@ -310,7 +321,7 @@ let package = Package(
     // Writes a recorded session as a TestStore test (record-to-test); Foundation and the runtime.
     .target(
       name: "SessionTestWriter",
-      dependencies: ["ComposableArchitecture"],
+      dependencies: ["ComposableArchitecture", "ComposableRecording"],
       path: "Modules/Support/SessionTestWriter"
     ),
     // Test support: a real HTTP/1.1 server on 127.0.0.1 serving canned responses.
@@ -333,7 +344,7 @@ let package = Package(
     // the screens it registers. It knows no feature.
     .target(
       name: "TerminalFrontend",
-      dependencies: ["ComposableArchitecture"],
+      dependencies: ["ComposableArchitecture", "ComposableRecording"],
       path: "Modules/Frontends/TerminalFrontend"
     ),
     .executableTarget(
@@ -349,7 +360,7 @@ let package = Package(
     .target(
       name: "WebFrontend",
       dependencies: [
-        "ComposableArchitecture", dependencies, logging,
+        "ComposableArchitecture", "ComposableRecording", dependencies, logging,
         nioCore, nioPosix, nioHTTP1,
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -402,7 +413,7 @@ let package = Package(
       name: "AppTerminal",
       dependencies: [
         "TerminalFrontend", "AppFeature", "AppRecording", "ComposableArchitecture",
-        "AppConfiguration", "SessionTestWriter",
+        "ComposableRecording", "AppConfiguration", "SessionTestWriter",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + (adapterModules("Terminal") + featureModules + featureUses).map(byName),
       path: "Apps/AppTerminal"
@@ -412,7 +423,8 @@ let package = Package(
     // Beside the composition root, so that the features stay plain TCA.
     .target(
       name: "AppRecording",
-      dependencies: ["AppFeature", "ComposableArchitecture"] + featureUses.map(byName),
+      dependencies: ["AppFeature", "ComposableArchitecture", "ComposableRecording"]
+        + featureUses.map(byName),
       path: "Apps/AppRecording"
     ),
     // The app on the web: its features' web parts lifted into AppFeature (AppFeature.webAPI), its
@@ -444,7 +456,7 @@ let package = Package(
     // The runtime benchmark (Tools/runtime-benchmark builds it in release and drives it).
     .executableTarget(
       name: "runtime-bench",
-      dependencies: ["ComposableArchitecture", "RuntimeBenchmarkSupport"],
+      dependencies: ["ComposableArchitecture", "ComposableRecording", "RuntimeBenchmarkSupport"],
       path: "Tools/RuntimeBenchmark/Sources"
     ),
     // The storage benchmark (Tools/storage-benchmark builds it in release and runs it).
@@ -588,7 +600,8 @@ let package = Package(
     .testTarget(
       name: "RecordingTests",
       dependencies: [
-        "AppFeature", "AppRecording", "SessionTestWriter", "CounterFeature", "EpisodesFeature",
+        "AppFeature", "AppRecording", "ComposableRecording", "SessionTestWriter", "CounterFeature",
+        "EpisodesFeature",
         "FavoritingFeature", "SearchFeature", "SettingsFeature", "FactClient", "FavoriteClient",
         "RandomNumberClient", "SettingsClient", "WeatherClient",
       ],
@@ -598,7 +611,8 @@ let package = Package(
     .testTarget(
       name: "TerminalFrontendTests",
       dependencies: [
-        "TerminalFrontend", "AppTerminal", "AppFeature", "CounterFeature", "SearchFeature",
+        "TerminalFrontend", "AppTerminal", "AppFeature", "ComposableRecording", "CounterFeature",
+        "SearchFeature",
         "SettingsFeature", "EpisodesFeature", "SearchTerminal", "SettingsTerminal",
         "FavoriteClient",
         "SettingsClient",
@@ -611,8 +625,8 @@ let package = Package(
       name: "WebFrontendTests",
       dependencies: [
         "WebFrontend", "AppWeb", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb",
-        "ComposableArchitecture", "AppFeature", "CounterFeature", "SearchFeature",
-        "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
+        "ComposableArchitecture", "ComposableRecording", "AppFeature", "CounterFeature",
+        "SearchFeature", "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
         "RandomNumberClient", "FixtureServer", "FavoriteClient", "SettingsClient", logging,
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Hummingbird", package: "hummingbird"),

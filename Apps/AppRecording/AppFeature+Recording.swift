@@ -1,5 +1,6 @@
 import AppFeature
 import ComposableArchitecture
+import ComposableRecording
 import FactClient
 import FavoriteClient
 import Foundation

@@ -2,6 +2,7 @@ import AppFeature
 import AppRecording
 import ArgumentParser
 import ComposableArchitecture
+import ComposableRecording
 import Foundation
 import SessionTestWriter
 

@@ -2,6 +2,7 @@ import AppFeature
 import AppRecording
 import ArgumentParser
 import ComposableArchitecture
+import ComposableRecording
 import Foundation
 
 /// `app-cli replay FILE`: replays a recorded session against this build's reducers and says

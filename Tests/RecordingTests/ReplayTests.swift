@@ -1,6 +1,7 @@
 import AppFeature
 import AppRecording
 import ComposableArchitecture
+import ComposableRecording
 import CounterFeature
 import Foundation
 import SearchFeature

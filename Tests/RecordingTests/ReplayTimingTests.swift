@@ -1,7 +1,8 @@
+import ComposableArchitecture
 import Foundation
 import Testing
 
-@testable import ComposableArchitecture
+@testable import ComposableRecording
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import AppFeature
 import AppRecording
 import ComposableArchitecture
+import ComposableRecording
 import Foundation
 import SettingsFeature
 import Testing

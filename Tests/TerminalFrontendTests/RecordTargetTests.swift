@@ -1,4 +1,5 @@
 import AppFeature
+import ComposableRecording
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ComposableArchitecture
+import ComposableRecording
 import Foundation
 
 /// Writes a recorded session (``SessionRecord``) as a Swift Testing test: an exhaustive
@@ -19,8 +20,9 @@ public struct SessionTestWriter {
   public var suiteName: String
   /// The test function's name.
   public var testName: String
-  /// The modules the test imports besides `ComposableArchitecture`, `Foundation` and `Testing`:
-  /// the feature's and its clients' (`@testable`, for their memberwise initializers).
+  /// The modules the test imports besides `ComposableArchitecture`, `ComposableRecording` (its
+  /// recorded answers), `Foundation` and `Testing`: the feature's and its clients' (`@testable`,
+  /// for their memberwise initializers).
   public var testableImports: [String]
   /// A line or two saying where the record came from, put in the file's header comment.
   public var source: String
@@ -184,7 +186,10 @@ public struct SessionTestWriter {
       "// Written by `record-to-test` from a recorded session; regenerate it rather than edit it.",
     ]
     file += source.split(separator: "\n").map { "// \($0)" }
-    file += ["", "import ComposableArchitecture", "import Foundation", "import Testing", ""]
+    file += [
+      "", "import ComposableArchitecture", "import ComposableRecording", "import Foundation",
+      "import Testing", "",
+    ]
     file += testableImports.sorted().map { "@testable import \($0)" }
     file += ["", "@MainActor", "struct \(suiteName) {", "  @Test", "  func \(testName)() async {"]
     file += context.constants.map { "    let \($0.name) = \($0.expression)" }

@@ -3,6 +3,7 @@
 // Record: sample-session.jsonl (58 steps, 16 dependency answers).
 
 import ComposableArchitecture
+import ComposableRecording
 import Foundation
 import Testing
 

@@ -13,6 +13,7 @@
 // `sigsuspend` valgrind cannot run (nor Foundation's run loop, which adds its own cost to every
 // main-queue job).
 import ComposableArchitecture
+import ComposableRecording
 import Foundation
 import RuntimeBenchmarkSupport
 

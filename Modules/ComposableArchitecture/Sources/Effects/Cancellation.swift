@@ -242,13 +242,13 @@ enum _CancelIDs: Sendable {
 /// Unchecked `Sendable` because a subclass (`_RunningEffect`) adds references set once in its
 /// initializer and never written again; the handle's own mutable state is behind its mutex.
 @usableFromInline
-class EffectHandle: @unchecked Sendable {
+package class EffectHandle: @unchecked Sendable {
   /// Every key the effect is registered under: each identifier at its own path and at each
   /// ancestor path, so that cancelling an identifier at a path reaches the descendants too.
   let keys: _CancelIDs
   /// Where the registry keeps the handle in its list of running effects (guarded by the
   /// registry's lock; atomic only so that the class is `Sendable`).
-  let slot = Atomic<Int>(-1)
+  package let slot = Atomic<Int>(-1)
   private let state = Mutex<State>(State())
 
   private struct State {
@@ -302,7 +302,7 @@ class EffectHandle: @unchecked Sendable {
   }
 
   @usableFromInline
-  var isCancelled: Bool { state.withLock { $0.isCancelled } }
+  package var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
   /// How many of the effect's actions a replay holds back for their turn. While any is held the
   /// effect stays in its registry even if its task has ended, so that an action that cancels it
@@ -314,18 +314,16 @@ class EffectHandle: @unchecked Sendable {
   let removalDeferred = Atomic<Bool>(false)
   /// The effect's number in a recorded session, 0 until a recording names it
   /// (`DependencyTape.number(of:)`).
-  @usableFromInline let recordingNumber = Atomic<Int>(0)
+  package let recordingNumber = Atomic<Int>(0)
 
   /// Notes an action of this effect held back by a replay.
-  @usableFromInline
-  func hold() {
+  package func hold() {
     heldActions.add(1, ordering: .acquiringAndReleasing)
   }
 
   /// Notes a held action delivered or dropped; removes the effect from `registry` when its task
   /// has ended meanwhile and no other action of it is held.
-  @usableFromInline
-  func release(from registry: CancellationRegistry) {
+  package func release(from registry: CancellationRegistry) {
     let remaining = heldActions.subtract(1, ordering: .acquiringAndReleasing).newValue
     if remaining == 0, removalDeferred.exchange(false, ordering: .acquiringAndReleasing) {
       registry.remove(self)
@@ -349,7 +347,7 @@ class EffectHandle: @unchecked Sendable {
 /// because effects finish, and may call `Task.cancel(id:)`, from any thread. Tasks are cancelled
 /// outside the lock, since a cancellation handler may call back into the registry.
 @usableFromInline
-final class CancellationRegistry: Sendable {
+package final class CancellationRegistry: Sendable {
   private let state = Mutex<State>(State())
 
   /// Every registry whose store is alive, for `Task.cancel(id:)` outside an effect.
@@ -505,13 +503,13 @@ final class CancellationRegistry: Sendable {
   }
 
   /// How many effects are running.
-  @usableFromInline var runningCount: Int {
+  @usableFromInline package var runningCount: Int {
     state.withLock { $0.running.count }
   }
 
   /// Cancels every running effect.
   @usableFromInline
-  func cancelAll() {
+  package func cancelAll() {
     let handles = state.withLock { state -> [EffectHandle] in
       defer { state.byID = HandlesByID() }
       return state.running
@@ -532,7 +530,7 @@ final class CancellationRegistry: Sendable {
 /// `Task.cancel(id:)` and `withTaskCancellation(id:)` inside the effect. A running effect is its
 /// own context (``_RunningEffect`` is a subclass): binding it copies a reference, not a value.
 @usableFromInline
-class EffectContext: EffectHandle, @unchecked Sendable {
+package class EffectContext: EffectHandle, @unchecked Sendable {
   @usableFromInline let registry: CancellationRegistry
   @usableFromInline let path: EffectPath
 
@@ -544,7 +542,7 @@ class EffectContext: EffectHandle, @unchecked Sendable {
     super.init(registeredUnder: ids)
   }
 
-  @TaskLocal static var current: EffectContext?
+  @TaskLocal package static var current: EffectContext?
 
   /// Runs `operation` with this context bound: a task it creates inherits the context.
   @usableFromInline

@@ -7,14 +7,14 @@ import Synchronization
 /// enum `State`), the key path is looked up once and extraction is the enum's own pattern match.
 /// Other enums, and key paths that go more than one case deep, keep the general path.
 @usableFromInline
-struct CaseEmbedding<Root, Value>: @unchecked Sendable {
+package struct CaseEmbedding<Root, Value>: @unchecked Sendable {
   // The closures are the enum's generated case path or the library's `Case`, both pure
   // functions; the type is unchecked only because `AnyCasePath`'s closures are not `@Sendable`.
   @usableFromInline let extractValue: (Root) -> Value?
   @usableFromInline let embedValue: @Sendable (Value) -> Root
 
   @usableFromInline
-  init(_ keyPath: CaseKeyPath<Root, Value>) {
+  package init(_ keyPath: CaseKeyPath<Root, Value>) {
     if let functions = caseFunctions(for: keyPath, in: Root.self) as? _CaseFunctions<Root, Value> {
       self.extractValue = functions.extract
       self.embedValue = functions.embed
@@ -41,7 +41,7 @@ struct CaseEmbedding<Root, Value>: @unchecked Sendable {
   }
 
   @inlinable
-  func extract(from root: Root) -> Value? {
+  package func extract(from root: Root) -> Value? {
     extractValue(root)
   }
 

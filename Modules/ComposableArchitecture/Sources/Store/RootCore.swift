@@ -19,26 +19,27 @@ import Foundation
 /// `Sendable` conformance stands for: the conformance lets the owner's closures capture the core,
 /// and nothing reaches it from another domain.
 @usableFromInline
-final class RootCore<State, Action>: @unchecked Sendable {
-  @usableFromInline @exclusivity(unchecked) var state: State
+package final class RootCore<State, Action>: @unchecked Sendable {
+  @usableFromInline @exclusivity(unchecked) package var state: State
   @usableFromInline @exclusivity(unchecked) var resolved: _ResolvedReducer<State, Action>
   @usableFromInline let resolveReducer: (inout _Resolution) -> _ResolvedReducer<State, Action>
   /// Whether the dependencies must be installed around each reduce: false only when the store
   /// runs on exactly the dependencies a reducer would see anyway (see `init`).
   @usableFromInline @exclusivity(unchecked) var installsDependencies: Bool
-  @usableFromInline var dependencies: DependencyValues {
+  @usableFromInline package var dependencies: DependencyValues {
     didSet {
       installsDependencies = true
       resolved = Self.resolve(resolveReducer, with: dependencies)
-      if let recording { resolved = Self.recording(resolved, into: recording) }
+      if let stepHook { resolved = Self.hooked(resolved, stepHook) }
     }
   }
-  /// The recording in progress, if any: while there is one, `resolved` also records each step
-  /// (see ``startRecording(limit:dependencies:)``). `nil` costs the send path nothing.
-  @usableFromInline @exclusivity(unchecked) var recording: _CoreRecorder<State, Action>?
-  /// The dependencies and their installation before recording replaced them.
-  @usableFromInline var beforeRecording: (dependencies: DependencyValues, installs: Bool)?
-  @usableFromInline let registry = CancellationRegistry()
+  /// The observer of the store's steps, if any (a session recording, set from outside the
+  /// runtime: see ``_StoreStepHook``): while there is one, `resolved` also reports each step.
+  /// `nil` costs the send path one check.
+  @usableFromInline @exclusivity(unchecked) package var stepHook: _StoreStepHook<State, Action>?
+  /// The dependencies and their installation before the step hook's replaced them.
+  @usableFromInline var beforeStepHook: (dependencies: DependencyValues, installs: Bool)?
+  @usableFromInline package let registry = CancellationRegistry()
   /// How effect tasks get back to the core's executor.
   @usableFromInline let executor: any _CoreExecutor
   /// Where effects leave their actions when the core is not on the main actor (`StoreActor`);
@@ -56,7 +57,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
     @usableFromInline let tasks: EffectTaskList
     /// Whether it was sent from outside (during another send), not by an effect.
     @usableFromInline let isFromOutside: Bool
-    /// The effect that sent it, kept only while the store records (a record names it).
+    /// The effect that sent it, kept only while a step hook is set (a record names it).
     @usableFromInline let effect: EffectHandle?
 
     @inlinable
@@ -97,7 +98,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
   }
 
   deinit {
-    recording?.stop(0)
+    stepHook?.stop(0)
     registry.cancelAll()
     for observer in observers {
       observer.finish()
@@ -129,52 +130,25 @@ final class RootCore<State, Action>: @unchecked Sendable {
   }
 
   /// Delivers an action an effect sent: reduced at once, or after the send in progress.
-  /// `effect` is the effect that sent it, if known: a replay that holds the action back drops it
-  /// if that effect is cancelled before its turn, as a live store drops the send of a cancelled
-  /// effect.
+  /// `effect` is the effect that sent it, if known: the step hook is told (a record names the
+  /// effect), and a hook that holds the action back (``_StoreStepHook/admit``) drops it if that
+  /// effect is cancelled before its turn, as a live store drops the send of a cancelled effect.
   @inlinable
-  func receive(_ action: Action, tasks: EffectTaskList, from effect: EffectHandle? = nil) {
+  package func receive(_ action: Action, tasks: EffectTaskList, from effect: EffectHandle? = nil) {
     guard !isSending else {
       buffer.append(
-        Pending(action: action, tasks: tasks, effect: recording == nil ? nil : effect))
+        Pending(action: action, tasks: tasks, effect: stepHook == nil ? nil : effect))
       return
     }
-    if let recording {
-      if let turn = recording.replayTurn {
-        guard turn(action) else {
-          effect?.hold()
-          recording.heldForReplay.append((action, tasks, effect))
-          return
-        }
-        // A turn admits one action, the step's: an equal one (a timer's next tick) that comes
-        // before the replay reaches its own step waits for it.
-        if recording.replayTurnAdmitsOne { recording.replayTurn = { _ in false } }
-      }
-      recording.nextOrigin = .effect
-      recording.nextEffect = effect
+    if let stepHook {
+      if let admit = stepHook.admit, !admit(action, tasks, effect) { return }
+      stepHook.nextIsFromEffect = true
+      stepHook.nextEffect = effect
     }
     isSending = true
     _ = withStoreDependenciesUnlessCurrent { process(action, tasks: tasks) }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
-  }
-
-  /// Reduces the actions a replay held back (``_CoreRecorder/replayTurn``) whose turn has come,
-  /// in the order they were sent; drops those whose effect was cancelled meanwhile (in the
-  /// session, the action that cancelled it came first, and the send was dropped).
-  @usableFromInline
-  func deliverHeldActionsInTurn() {
-    guard let recording, let turn = recording.replayTurn else { return }
-    for held in recording.heldForReplay where held.effect?.isCancelled == true {
-      held.effect?.release(from: registry)
-    }
-    recording.heldForReplay.removeAll { $0.effect?.isCancelled == true }
-    while let index = recording.heldForReplay.firstIndex(where: { turn($0.action) }) {
-      let (action, tasks, effect) = recording.heldForReplay.remove(at: index)
-      effect?.release(from: registry)
-      guard effect?.isCancelled != true else { continue }
-      receive(action, tasks: tasks, from: effect)
-    }
   }
 
   /// An action sent while another is being processed waits its turn; its task follows the
@@ -229,9 +203,9 @@ final class RootCore<State, Action>: @unchecked Sendable {
     while index < buffer.count {
       let pending = buffer[index]
       index += 1
-      if let recording {
-        recording.nextOrigin = pending.isFromOutside ? .user : .effect
-        recording.nextEffect = pending.effect
+      if let stepHook {
+        stepHook.nextIsFromEffect = !pending.isFromOutside
+        stepHook.nextEffect = pending.effect
       }
       let effect = resolved.run(&state, pending.action)
       if !effect.isNone { start(effect, tasks: pending.tasks) }
@@ -239,72 +213,44 @@ final class RootCore<State, Action>: @unchecked Sendable {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  // MARK: Recording
+  // MARK: Step hook
 
-  /// Starts recording the session (stopping a recording in progress): the recorded feature's
-  /// state now, then its every step, with the dependencies wrapped so that their answers are
-  /// kept. `state` and `action` pick the recorded feature out of the root (the root itself by
-  /// default).
-  @inlinable
-  func startRecording<Child, ChildAction>(
-    state toChild: @escaping (State) -> Child,
-    action extract: @escaping (Action) -> ChildAction?,
-    limit: Int, dependencies prepare: (inout DependencyValues, DependencyTape) -> Void,
-    replaying answers: [SessionRecord.Answer]? = nil
-  ) -> SessionRecording<Child, ChildAction> {
-    stopRecording()
-    let recording = SessionRecording<Child, ChildAction>(
-      initialState: toChild(state), limit: limit, replaying: answers)
-    let original = dependencies
-    let tape = recording.tape
-    var recorded = original
-    // Read when called, not now: a dependency the session never uses is never read.
-    recorded.uuid = UUIDGenerator { tape.record("uuid") { original.uuid() } }
-    recorded.date = DateGenerator { tape.record("date") { original.date.now } }
-    recorded.continuousClock = _RecordingClock(base: { original.continuousClock }, tape: tape)
-    prepare(&recorded, tape)
-    beforeRecording = (original, installsDependencies)
-    recording.countRunningEffects = { [weak self] in self?.registry.runningCount ?? 0 }
-    self.recording = _CoreRecorder(
-      record: { action, state, origin, effect in
-        // What an effect woken by a sleep sent has been reduced: the next sleep may end.
-        if let effect { tape.sleeps.noteActivity(of: effect) }
-        guard let child = extract(action) else { return false }
-        recording.append(
-          child, state: toChild(state), origin: origin,
-          effect: effect.map { tape.number(of: $0) })
-        return true
-      },
-      stop: { recording.markStopped(effectsInFlight: $0) })
-    dependencies = recorded
-    return recording
+  /// Sets `hook` (removing one set before) and runs the store on `dependencies` until it is
+  /// removed; the store's own dependencies come back then.
+  package func setStepHook(
+    _ hook: _StoreStepHook<State, Action>, dependencies newDependencies: DependencyValues
+  ) {
+    removeStepHook()
+    beforeStepHook = (dependencies, installsDependencies)
+    stepHook = hook
+    dependencies = newDependencies
   }
 
-  /// Stops the recording in progress and puts the store's own dependencies back.
-  @usableFromInline
-  func stopRecording() {
-    guard let recording else { return }
-    recording.stop(registry.runningCount)
-    self.recording = nil
-    if let (original, installs) = beforeRecording {
-      beforeRecording = nil
+  /// Removes the step hook, if any (telling it how many effects still run), and puts the
+  /// store's own dependencies back.
+  package func removeStepHook() {
+    guard let stepHook else { return }
+    stepHook.stop(registry.runningCount)
+    self.stepHook = nil
+    if let (original, installs) = beforeStepHook {
+      beforeStepHook = nil
       dependencies = original
       installsDependencies = installs
     }
   }
 
-  /// `resolved`, also recording each step.
+  /// `resolved`, also reporting each step to `hook`.
   @usableFromInline
-  static func recording(
-    _ resolved: _ResolvedReducer<State, Action>, into recorder: _CoreRecorder<State, Action>
+  static func hooked(
+    _ resolved: _ResolvedReducer<State, Action>, _ hook: _StoreStepHook<State, Action>
   ) -> _ResolvedReducer<State, Action> {
     _ResolvedReducer { state, action in
       let effect = resolved.run(&state, action)
-      let (origin, sender) = (recorder.nextOrigin, recorder.nextEffect)
-      recorder.nextOrigin = .user
-      recorder.nextEffect = nil
-      // What a reducer outside the recorded feature sends it comes from outside it.
-      recorder.sendsAreFromOutside = !recorder.record(action, state, origin, sender)
+      let (fromEffect, sender) = (hook.nextIsFromEffect, hook.nextEffect)
+      hook.nextIsFromEffect = false
+      hook.nextEffect = nil
+      // What a reducer outside the observed feature sends it comes from outside it.
+      hook.sendsAreFromOutside = !hook.didReduce(action, state, fromEffect, sender)
       return effect
     }
   }
@@ -324,7 +270,7 @@ final class RootCore<State, Action>: @unchecked Sendable {
     case .send(let action):
       buffer.append(
         Pending(
-          action: action, tasks: tasks, isFromOutside: recording?.sendsAreFromOutside ?? false))
+          action: action, tasks: tasks, isFromOutside: stepHook?.sendsAreFromOutside ?? false))
     case .cancel(let id):
       registry.cancel(id)
     case .cancellable(let effect, let id, let cancelInFlight):

@@ -25,6 +25,9 @@
 public final class Store<State, Action> {
   /// The root's core, kept alive by every store scoped from it.
   @usableFromInline let root: AnyObject
+  /// The root's core, for the session recording (`ComposableRecording`), which watches it
+  /// through its step hook. Named so that no state field of a feature hides it.
+  package var _rootCore: AnyObject { root }
   @usableFromInline let getState: () -> State
   @usableFromInline let sendAction: (Action) -> StoreTask
   /// Registers an observer of this store's state; returns what removes it.

@@ -27,6 +27,8 @@ import Synchronization
 /// Releasing the actor cancels every effect it started.
 public actor StoreActor<State, Action> {
   @usableFromInline let core: RootCore<State, Action>
+  /// The core, for the session recording (`ComposableRecording`).
+  package var _rootCore: RootCore<State, Action> { core }
   private let link: _StoreActorLink<State, Action>
 
   /// Creates a root store on its own actor.

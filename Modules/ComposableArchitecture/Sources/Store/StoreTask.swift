@@ -54,7 +54,7 @@ public struct StoreTask: Hashable, Sendable {
 /// reaches zero. Because an effect's actions start their effects (and count them) before the
 /// effect ends, the count cannot reach zero while more work is on its way.
 @usableFromInline
-final class EffectTaskList: Sendable {
+package final class EffectTaskList: Sendable {
   @usableFromInline
   init() {}
 

@@ -42,7 +42,9 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 ///   module; an offline client only on its own interface; the plumbing only on other plumbing;
 /// - a tool (a benchmark and its support) may depend on anything of ours but front ends and the
 ///   composition root;
-/// - the runtime depends only on itself (its macros).
+/// - the runtime depends only on itself (its macros); the session recording
+///   (`Modules/ComposableArchitecture/Recording`) only on the runtime, and only front ends, the
+///   composition root, support modules, tools and tests depend on it: features stay plain TCA.
 public struct BoundaryRules: Sendable {
   /// Feature-to-feature edges that are allowed: the key may depend on each feature in its value.
   /// `"*"` means any feature.
@@ -147,6 +149,15 @@ public struct BoundaryRules: Sendable {
     if destinationKind == .compositionRoot {
       return "only executables (Apps/) and tests may depend on the composition root"
     }
+    if destinationKind == .recording {
+      switch sourceKind {
+      case .frontend, .other:
+        return nil
+      default:
+        return "only front ends, the composition root, support modules, tools and tests may "
+          + "depend on the session recording (features stay plain TCA)"
+      }
+    }
 
     switch sourceKind {
     case .feature:
@@ -185,6 +196,9 @@ public struct BoundaryRules: Sendable {
     case .runtime:
       if destinationKind == .runtime { return nil }
       return "the runtime must depend on nothing of ours"
+    case .recording:
+      if destinationKind == .runtime { return nil }
+      return "the session recording may depend only on the runtime"
     case .configuration:
       return "the configuration module must depend on nothing of ours"
     case .frontend:

@@ -23,6 +23,11 @@ public struct ModuleGraphDocument: Sendable {
       mayDependOn: "itself (its macros) and third-party packages",
       matches: { $0 == .runtime }),
     Layer(
+      name: "session recording", folder: "`Modules/ComposableArchitecture/Recording`",
+      mayDependOn:
+        "the runtime; front ends, the composition root, support, tools and tests may depend on it",
+      matches: { $0 == .recording }),
+    Layer(
       name: "vocabulary", folder: "`Modules/Vocabulary/<Name>`",
       mayDependOn: "nothing of ours; features, clients, front ends and adapters may depend on it",
       matches: { $0 == .vocabulary }),

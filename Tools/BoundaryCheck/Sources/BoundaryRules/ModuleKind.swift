@@ -2,6 +2,10 @@
 public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   /// `Modules/ComposableArchitecture/…`: the runtime and its macros.
   case runtime
+  /// `Modules/ComposableArchitecture/Recording`: recording a store's session and replaying it,
+  /// which this project adds to TCA. It watches a store through the runtime's step hook; front
+  /// ends, the composition root, tools and tests use it, never a feature.
+  case recording
   /// `Modules/Vocabulary/<Name>`: words of the app that features and client interfaces share
   /// (`Units`' `TemperatureUnit`). It depends on nothing of ours; anything may depend on it.
   case vocabulary
@@ -54,6 +58,8 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
       self = target.type == "executable" ? .executable : .compositionRoot
     case ("Tools", _):
       self = .tool
+    case ("Modules", "ComposableArchitecture") where components.dropFirst(2).first == "Recording":
+      self = .recording
     case ("Modules", "ComposableArchitecture"):
       self = .runtime
     case ("Modules", "Vocabulary") where components.count > 2:
@@ -93,6 +99,7 @@ public enum ModuleKind: Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .runtime: "runtime"
+    case .recording: "session recording"
     case .vocabulary: "vocabulary module"
     case .feature: "feature"
     case .clientInterface: "client interface"

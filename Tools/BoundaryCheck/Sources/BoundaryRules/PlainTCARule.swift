@@ -32,7 +32,10 @@ public struct PlainTCARule: Sendable {
     "a feature must be plain TCA; this name is the project's runtime's only (recording and replay)"
 
   /// Folders of the repository whose public declarations TCA does not have.
-  public static let projectOnlyFolders = ["Modules/ComposableArchitecture/Sources/Recording"]
+  public static let projectOnlyFolders = [
+    "Modules/ComposableArchitecture/Sources/RecordedValues",
+    "Modules/ComposableArchitecture/Recording",
+  ]
 
   public var projectOnlyNames: Set<String>
 

@@ -201,6 +201,15 @@ struct BoundaryRulesTests {
       ]
     ),
     (
+      // The clean graph has a front end on the session recording: allowed.
+      "feature-depends-on-recording",
+      [
+        "SearchFeature -> ComposableRecording: only front ends, the composition root, support "
+          + "modules, tools and tests may depend on the session recording (features stay plain "
+          + "TCA)"
+      ]
+    ),
+    (
       "runtime-depends-on-ours",
       ["ComposableArchitecture -> WeatherClient: the runtime must depend on nothing of ours"]
     ),
@@ -238,6 +247,7 @@ struct BoundaryRulesTests {
       uniqueKeysWithValues: graph.targets.map { ($0.name, ModuleKind(of: $0)) })
     #expect(kinds["ComposableArchitecture"] == .runtime)
     #expect(kinds["ComposableArchitectureMacros"] == .runtime)
+    #expect(kinds["ComposableRecording"] == .recording)
     #expect(kinds["Units"] == .vocabulary)
     #expect(kinds["WeatherClient"] == .clientInterface)
     #expect(kinds["WeatherClientLive"] == .liveClient(interface: "WeatherClient"))

@@ -1,3 +1,7 @@
+import ComposableArchitecture
+import Dependencies
+import Foundation
+
 extension Store {
   /// Starts recording this root store's session; returns the recording, which fills as the
   /// store runs. Recording stops with ``stopRecording()``, a new `startRecording`, or when the
@@ -15,13 +19,12 @@ extension Store {
   ///
   /// - Parameter limit: The most steps (and dependency answers) kept; past it the recording is
   ///   full (``SessionRecording/isFull``).
-  @inlinable
   @discardableResult
   public func startRecording(
     limit: Int = 10_000,
     dependencies: (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
   ) -> SessionRecording<State, Action> {
-    guard let core = root as? RootCore<State, Action> else {
+    guard let core = _rootCore as? RootCore<State, Action> else {
       reportIssue("Only a root store records its session; this store was scoped from another.")
       let recording = SessionRecording<State, Action>(initialState: state, limit: 0)
       recording.markStopped(effectsInFlight: 0)
@@ -38,7 +41,6 @@ extension Store {
   /// ```swift
   /// let recording = store.startRecording(state: \.app, action: \.app) { values, tape in … }
   /// ```
-  @inlinable
   @discardableResult
   public func startRecording<ChildState, ChildAction>(
     state: KeyPath<State, ChildState> & Sendable,
@@ -46,7 +48,7 @@ extension Store {
     limit: Int = 10_000,
     dependencies: (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
   ) -> SessionRecording<ChildState, ChildAction> {
-    guard let core = root as? RootCore<State, Action> else {
+    guard let core = _rootCore as? RootCore<State, Action> else {
       reportIssue("Only a root store records its session; this store was scoped from another.")
       let recording = SessionRecording<ChildState, ChildAction>(
         initialState: self.state[keyPath: state], limit: 0)
@@ -61,26 +63,64 @@ extension Store {
 
   /// Stops the recording in progress, if any, and puts the store's own dependencies back.
   public func stopRecording() {
-    (root as? RootCore<State, Action>)?.stopRecording()
+    (_rootCore as? RootCore<State, Action>)?.removeStepHook()
   }
 }
 
 extension StoreActor {
   /// Starts recording this store's session: see `Store.startRecording(limit:dependencies:)`.
   /// Read the recording on the actor (``withRecording(_:)``).
-  @inlinable
   @discardableResult
   public func startRecording(
     limit: Int = 10_000,
     dependencies: @Sendable (inout DependencyValues, DependencyTape) -> Void = { _, _ in }
   ) -> SessionRecording<State, Action> {
-    core.startRecording(
+    _rootCore.startRecording(
       state: { $0 }, action: { $0 }, limit: max(0, limit), dependencies: dependencies)
   }
 
   /// Stops the recording in progress, if any.
   public func stopRecording() {
-    core.stopRecording()
+    _rootCore.removeStepHook()
   }
 
+}
+
+extension RootCore {
+  /// Starts recording the session (stopping a recording in progress): the recorded feature's
+  /// state now, then its every step, with the dependencies wrapped so that their answers are
+  /// kept. `state` and `action` pick the recorded feature out of the root (the root itself by
+  /// default). The recording is the store's step hook until it stops.
+  func startRecording<Child, ChildAction>(
+    state toChild: @escaping (State) -> Child,
+    action extract: @escaping (Action) -> ChildAction?,
+    limit: Int, dependencies prepare: (inout DependencyValues, DependencyTape) -> Void,
+    replaying answers: [SessionRecord.Answer]? = nil
+  ) -> SessionRecording<Child, ChildAction> {
+    removeStepHook()
+    let recording = SessionRecording<Child, ChildAction>(
+      initialState: toChild(state), limit: limit, replaying: answers)
+    let original = dependencies
+    let tape = recording.tape
+    var recorded = original
+    // Read when called, not now: a dependency the session never uses is never read.
+    recorded.uuid = UUIDGenerator { tape.record("uuid") { original.uuid() } }
+    recorded.date = DateGenerator { tape.record("date") { original.date.now } }
+    recorded.continuousClock = _RecordingClock(base: { original.continuousClock }, tape: tape)
+    prepare(&recorded, tape)
+    recording.countRunningEffects = { [weak self] in self?.registry.runningCount ?? 0 }
+    let hook = _StoreStepHook<State, Action>(
+      didReduce: { action, state, fromEffect, effect in
+        // What an effect woken by a sleep sent has been reduced: the next sleep may end.
+        if let effect { tape.sleeps.noteActivity(of: effect) }
+        guard let child = extract(action) else { return false }
+        recording.append(
+          child, state: toChild(state), origin: fromEffect ? .effect : .user,
+          effect: effect.map { tape.number(of: $0) })
+        return true
+      },
+      stop: { recording.markStopped(effectsInFlight: $0) })
+    setStepHook(hook, dependencies: recorded)
+    return recording
+  }
 }

@@ -1,3 +1,4 @@
+import ComposableArchitecture
 import Foundation
 
 /// The record file: a ``SessionRecord`` as JSON Lines, one fact per line, readable with a pager

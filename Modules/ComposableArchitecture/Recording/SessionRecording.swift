@@ -1,3 +1,4 @@
+import ComposableArchitecture
 import Foundation
 import Synchronization
 
@@ -302,77 +303,5 @@ extension Result<RecordedValue, DependencyTape.RecordedFailure> {
     case .success(let value): .returned(value)
     case .failure(let failure): .threw(failure.value)
     }
-  }
-}
-
-/// What a root store's core holds while it records: who sent the action it is about to reduce,
-/// and how a step of the root becomes a step of the recording (which may record one child
-/// feature of the root, `Store.startRecording(state:action:)`).
-@usableFromInline
-final class _CoreRecorder<State, Action> {
-  /// Who sends the next action reduced: set by the core before it reduces an effect's action.
-  @usableFromInline @exclusivity(unchecked) var nextOrigin: SessionRecordingOrigin = .user
-  /// The effect that sent it, when the core knows (``DependencyTape/number(of:)`` names it in
-  /// the record).
-  @usableFromInline @exclusivity(unchecked) var nextEffect: EffectHandle?
-  /// Whether the `.send` effects about to start come from outside the recorded feature (its
-  /// parent's reducer turned a key press into one of its actions): then they count as sent by a
-  /// user.
-  @usableFromInline @exclusivity(unchecked) var sendsAreFromOutside = false
-  /// Records a step of the root; returns whether it was one of the recorded feature's.
-  @usableFromInline let record:
-    (
-      _ action: Action, _ state: State, _ origin: SessionRecordingOrigin,
-      _ effect: EffectHandle?
-    ) -> Bool
-  @usableFromInline let stop: (_ effectsInFlight: Int) -> Void
-  /// Set only by a replay (``SessionReplay``): whether an action an effect sent may be reduced
-  /// now, that is, whether it is the one the record has next. Effects that answer at the same
-  /// moment race to send; the record shows the order they came in, and a replay must reduce them
-  /// in that order to reproduce its states.
-  @usableFromInline var replayTurn: ((Action) -> Bool)?
-  /// Whether ``replayTurn`` closes once it admitted an action (a turn of a recorded step), or
-  /// admits all (past the record's end).
-  @usableFromInline var replayTurnAdmitsOne = true
-  /// The actions effects sent before their turn in a replay, oldest first, with the task lists
-  /// of the sends they belong to and the effects that sent them.
-  @usableFromInline var heldForReplay:
-    [(action: Action, tasks: EffectTaskList, effect: EffectHandle?)] = []
-
-  @usableFromInline
-  init(
-    record: @escaping (Action, State, SessionRecordingOrigin, EffectHandle?) -> Bool,
-    stop: @escaping (Int) -> Void
-  ) {
-    self.record = record
-    self.stop = stop
-  }
-}
-
-/// The values of some shared references at one moment, by reference.
-@usableFromInline
-struct _SharedSnapshot: @unchecked Sendable {
-  // Values of shared state, read only while a record is written.
-  let values: [ObjectIdentifier: Any]
-
-  @usableFromInline
-  init?(_ roots: [_SharedRootBase]) {
-    guard !roots.isEmpty else { return nil }
-    var values: [ObjectIdentifier: Any] = [:]
-    for root in roots { values[ObjectIdentifier(root)] = root.liveValue() }
-    self.values = values
-  }
-
-  /// The snapshot a record is being written from: shared values are read from it.
-  @TaskLocal static var current: _SharedSnapshot?
-
-  /// A shared value as recorded: the value its reference had in the current snapshot, or, for a
-  /// member projected from one (`$a.b`) or a reference made later, the value it has now.
-  static func recordedValue<Value>(
-    of box: _SharedReadableBox<Value>, now: Value, readOnly: Bool
-  ) -> RecordedValue {
-    let snapshotted =
-      box is _SharedRootBox<Value> ? current?.values[ObjectIdentifier(box.root)] as? Value : nil
-    return .shared(RecordedValue(reflecting: snapshotted ?? now), readOnly: readOnly)
   }
 }

@@ -295,8 +295,14 @@ extension RecordedValue {
 
 extension Duration {
   /// The duration in seconds, as a `Double`.
-  var seconds: Double {
+  package var seconds: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) / 1e18
+  }
+
+  /// A recorded time in seconds, to the nanosecond.
+  package init(recordedSeconds seconds: Double) {
+    let whole = seconds.rounded(.towardZero)
+    self = .seconds(Int64(whole)) + .nanoseconds(Int64(((seconds - whole) * 1e9).rounded()))
   }
 }

@@ -1,3 +1,4 @@
+import ComposableArchitecture
 import Foundation
 
 /// Replays a recorded session against today's reducer and says whether it still goes the same
@@ -91,7 +92,7 @@ public enum SessionReplay {
       prepareDependencies(&$0)
       $0.continuousClock = clock
     }
-    guard let core = store.root as? RootCore<R.State, R.Action> else {
+    guard let core = store._rootCore as? RootCore<R.State, R.Action> else {
       report.divergence = Divergence(step: 0, message: "the replay's store is not a root store")
       return report
     }
@@ -107,21 +108,20 @@ public enum SessionReplay {
       try await clock.sleep(
         until: origin.advanced(by: offset - .nanoseconds(1)), tolerance: nil)
     }
-    defer {
-      core.stopRecording()
-      core.registry.cancelAll()
-    }
     // Effects' actions are reduced in the order the record has them: one an effect sends
     // before its turn waits (effects that answer at the same moment race to send).
-    let recorder = core.recording
+    let turns = _ReplayTurns(core: core)
+    defer {
+      core.removeStepHook()
+      core.registry.cancelAll()
+    }
     var now = Duration.zero
     for (index, step) in record.steps.enumerated() {
       let number = index + 1
       let expected = step.origin == .effect ? step.action : nil
-      recorder?.replayTurn = { action in
+      turns.open { action in
         expected.map { RecordedValue(reflecting: action) == $0 } ?? false
       }
-      core.deliverHeldActionsInTurn()
       let time = Duration(recordedSeconds: step.time)
       recording.tape.replayStepTime.store(time.nanoseconds, ordering: .relaxed)
       if time > now {
@@ -151,7 +151,7 @@ public enum SessionReplay {
       guard await arrived(number, in: recording, timeout: timeout) else {
         var message =
           "the app no longer sends the recorded effect action\n" + indent(text(of: step.action))
-        if let held = recorder?.heldForReplay.first {
+        if let held = turns.held.first {
           message +=
             "\nit sends this one instead:\n"
             + indent(text(of: RecordedValue(reflecting: held.action)))
@@ -167,9 +167,7 @@ public enum SessionReplay {
       report.reproduced = number
     }
     // Past the record every action is reduced as it comes, held ones first.
-    recorder?.replayTurnAdmitsOne = false
-    recorder?.replayTurn = { _ in true }
-    core.deliverHeldActionsInTurn()
+    turns.openToAll()
     if report.divergence == nil, let replay = recording.tape.replay {
       // Every call the session made is made again: one answered after the last step may still
       // be on its way; one never made is a difference even when every state matched (a save
@@ -357,14 +355,6 @@ public enum SessionReplay {
   }
 }
 
-extension Duration {
-  /// A recorded time in seconds, to the nanosecond.
-  init(recordedSeconds seconds: Double) {
-    let whole = seconds.rounded(.towardZero)
-    self = .seconds(Int64(whole)) + .nanoseconds(Int64(((seconds - whole) * 1e9).rounded()))
-  }
-}
-
 extension RecordedValue {
   /// The value with what `SharedReader`s read left out: a reader follows the value it reads,
   /// which is compared where it is written, and a record keeps a reader projected from another
@@ -385,6 +375,73 @@ extension RecordedValue {
       .stack(entries.map { StackEntry(id: $0.id, element: $0.element.withoutReaders) })
     case .tuple(let fields): .tuple(fields.map { Field($0.label, $0.value.withoutReaders) })
     default: self
+    }
+  }
+}
+
+/// A replay's hold on the actions its store's effects send: each is reduced in its turn, the
+/// order the record has them, and one sent before its turn waits (``RootCore``'s step hook
+/// hands it over, ``_StoreStepHook/admit``).
+@MainActor
+final class _ReplayTurns<State, Action> {
+  private let core: RootCore<State, Action>
+  /// Whether an action an effect sent is the one the record has next.
+  private var turn: (Action) -> Bool = { _ in true }
+  /// Whether ``turn`` closes once it admitted an action (a turn of a recorded step), or admits
+  /// all (past the record's end).
+  private var admitsOne = false
+  /// The actions effects sent before their turn, oldest first, with the task lists of the sends
+  /// they belong to and the effects that sent them.
+  private(set) var held: [(action: Action, tasks: EffectTaskList, effect: EffectHandle?)] = []
+
+  init(core: RootCore<State, Action>) {
+    self.core = core
+    // Held strongly: the cycle through the store ends when the replay removes the hook.
+    core.stepHook?.admit = { action, tasks, effect in
+      MainActor.assumeIsolated { self.admit(action, tasks: tasks, effect: effect) }
+    }
+  }
+
+  private func admit(_ action: Action, tasks: EffectTaskList, effect: EffectHandle?) -> Bool {
+    guard turn(action) else {
+      effect?.hold()
+      held.append((action, tasks, effect))
+      return false
+    }
+    // A turn admits one action, the step's: an equal one (a timer's next tick) that comes
+    // before the replay reaches its own step waits for it.
+    if admitsOne { turn = { _ in false } }
+    return true
+  }
+
+  /// Opens the turn of the next recorded step: `turn` tells its action. Held actions whose turn
+  /// it is are reduced now.
+  func open(_ turn: @escaping (Action) -> Bool) {
+    self.turn = turn
+    admitsOne = true
+    deliverHeldInTurn()
+  }
+
+  /// Past the record every action is reduced as it comes, held ones first.
+  func openToAll() {
+    turn = { _ in true }
+    admitsOne = false
+    deliverHeldInTurn()
+  }
+
+  /// Reduces the held actions whose turn has come, in the order they were sent; drops those
+  /// whose effect was cancelled meanwhile (in the session, the action that cancelled it came
+  /// first, and the send was dropped).
+  private func deliverHeldInTurn() {
+    for held in held where held.effect?.isCancelled == true {
+      held.effect?.release(from: core.registry)
+    }
+    held.removeAll { $0.effect?.isCancelled == true }
+    while let index = held.firstIndex(where: { turn($0.action) }) {
+      let (action, tasks, effect) = held.remove(at: index)
+      effect?.release(from: core.registry)
+      guard effect?.isCancelled != true else { continue }
+      core.receive(action, tasks: tasks, from: effect)
     }
   }
 }

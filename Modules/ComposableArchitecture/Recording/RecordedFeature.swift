@@ -1,3 +1,4 @@
+import ComposableArchitecture
 /// How a root feature's recorded sessions are made and written, for a front end that records
 /// them: the feature's name, the Swift expression a test starts from, what that expression makes
 /// in a test, how the feature's clients are recorded, and what a test written from a record

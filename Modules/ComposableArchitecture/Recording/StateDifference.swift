@@ -1,3 +1,4 @@
+import ComposableArchitecture
 /// A state kept as the changes that make it from a baseline, written as a record writes changes:
 /// one string of a few hundred bytes where the value itself holds kilobytes in many small blocks
 /// (an Observation registrar per `@ObservableState` value, arrays, shared boxes). A server keeps

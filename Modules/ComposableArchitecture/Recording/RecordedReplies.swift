@@ -1,3 +1,4 @@
+import ComposableArchitecture
 import Synchronization
 
 /// What one dependency endpoint answered in a recorded session, handed out again in the order it

@@ -1,3 +1,4 @@
+import ComposableArchitecture
 import Foundation
 
 /// A JSON value that keeps the order of an object's keys (a record lists a struct's fields in

@@ -446,13 +446,27 @@ extension Duration {
 
 /// The recorded answers a replaying tape gives again: each endpoint's in the order they were
 /// recorded, each no earlier than the replay reaches the step it came back after — so effects
-/// interleave with the user's actions as they did in the session. What does not match the
-/// record (a call with other arguments, a call past the recorded ones, an answer that cannot be
-/// built again) is noted for the replay's report.
+/// interleave with the user's actions as they did in the session. A call with other arguments
+/// than the record's is kept for the replay, which reports it as a divergence; what else does
+/// not match the record (a call past the recorded ones, an answer that cannot be built again) is
+/// noted for the replay's report.
 final class _TapeReplay: Sendable {
   private struct Queues {
     var byName: [String: ArraySlice<SessionRecord.Answer>] = [:]
     var notes: [String] = []
+    var argumentMismatches: [ArgumentMismatch] = []
+  }
+
+  /// A call made with other arguments than the recorded call it took the answer of.
+  struct ArgumentMismatch: Sendable {
+    var answer: SessionRecord.Answer
+    var given: [RecordedValue]
+
+    var description: String {
+      "the app calls \(answer.name) (call \(answer.call)) with"
+        + " \(RecordedValue.array(given).json.text); the record has"
+        + " \(RecordedValue.array(answer.arguments).json.text)"
+    }
   }
 
   private let queues: Mutex<Queues>
@@ -476,6 +490,9 @@ final class _TapeReplay: Sendable {
   /// What did not go as recorded, in order.
   var notes: [String] { queues.withLock { $0.notes } }
 
+  /// The first call made with other arguments than recorded, if any.
+  var firstArgumentMismatch: ArgumentMismatch? { queues.withLock { $0.argumentMismatches.first } }
+
   func note(_ text: String) {
     queues.withLock { $0.notes.append(text) }
   }
@@ -488,9 +505,7 @@ final class _TapeReplay: Sendable {
         return nil
       }
       if answer.arguments != given {
-        queues.notes.append(
-          "\(name) (call \(answer.call)) was called with \(RecordedValue.array(given).json.text),"
-            + " the record has \(RecordedValue.array(answer.arguments).json.text)")
+        queues.argumentMismatches.append(ArgumentMismatch(answer: answer, given: given))
       }
       return answer
     }

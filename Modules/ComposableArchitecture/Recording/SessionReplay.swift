@@ -15,8 +15,9 @@ import Foundation
 ///
 /// After each step the replayed step is compared with the recorded one — who sent it, the
 /// action, and the whole state (shared values included). The first difference ends the replay:
-/// ``Report/divergence`` names the step and shows the difference. A recorded dependency call
-/// the app no longer makes is a divergence too, found at the end (the replay waits for calls
+/// ``Report/divergence`` names the step and shows the difference. A dependency call made with
+/// other arguments than recorded is a divergence at the step it is seen after, and a recorded
+/// call the app no longer makes is one too, found at the end (the replay waits for calls
 /// answered after the last step).
 public enum SessionReplay {
   /// What a replay found.
@@ -27,8 +28,9 @@ public enum SessionReplay {
     public var reproduced: Int
     /// The first step that did not, or `nil`: every recorded state was reproduced.
     public var divergence: Divergence?
-    /// Dependency calls that differed from the record without (yet) changing a state: other
-    /// arguments, more calls than recorded.
+    /// Dependency calls that differed from the record without changing a state: more calls than
+    /// recorded, an answer that cannot be built again. (A call with other arguments is a
+    /// divergence.)
     public var notes: [String]
 
     public var isExact: Bool { divergence == nil }
@@ -168,13 +170,26 @@ public enum SessionReplay {
     }
     // Past the record every action is reduced as it comes, held ones first.
     turns.openToAll()
-    if report.divergence == nil, let replay = recording.tape.replay {
+    if let replay = recording.tape.replay {
       // Every call the session made is made again: one answered after the last step may still
       // be on its way; one never made is a difference even when every state matched (a save
       // the app no longer does).
-      _ = await eventually(timeout: timeout) { replay.callsNotMade.isEmpty }
+      if report.divergence == nil {
+        _ = await eventually(timeout: timeout) { replay.callsNotMade.isEmpty }
+      }
+      // A call with other arguments changed what the app asked of the outside world (a save of
+      // other values) even when every state matched. It is named at the step its recorded answer
+      // came after — a place the record fixes, however the replay's effects were timed — unless
+      // a state diverged before.
+      if let mismatch = replay.firstArgumentMismatch {
+        let step = min(max(mismatch.answer.afterStep, 1), record.steps.count)
+        if step <= report.divergence?.step ?? .max {
+          report.divergence = Divergence(step: step, message: mismatch.description)
+          report.reproduced = min(report.reproduced, step - 1)
+        }
+      }
       let notMade = replay.callsNotMade
-      if let missing = notMade.first {
+      if report.divergence == nil, let missing = notMade.first {
         let step = min(max(missing.afterStep, 1), record.steps.count)
         report.divergence = Divergence(
           step: step,

@@ -19,6 +19,7 @@ extension Store {
   ///
   /// - Parameter limit: The most steps (and dependency answers) kept; past it the recording is
   ///   full (``SessionRecording/isFull``).
+  @inlinable
   @discardableResult
   public func startRecording(
     limit: Int = 10_000,
@@ -41,6 +42,7 @@ extension Store {
   /// ```swift
   /// let recording = store.startRecording(state: \.app, action: \.app) { values, tape in … }
   /// ```
+  @inlinable
   @discardableResult
   public func startRecording<ChildState, ChildAction>(
     state: KeyPath<State, ChildState> & Sendable,
@@ -70,6 +72,7 @@ extension Store {
 extension StoreActor {
   /// Starts recording this store's session: see `Store.startRecording(limit:dependencies:)`.
   /// Read the recording on the actor (``withRecording(_:)``).
+  @inlinable
   @discardableResult
   public func startRecording(
     limit: Int = 10_000,
@@ -91,6 +94,7 @@ extension RootCore {
   /// state now, then its every step, with the dependencies wrapped so that their answers are
   /// kept. `state` and `action` pick the recorded feature out of the root (the root itself by
   /// default). The recording is the store's step hook until it stops.
+  @inlinable
   func startRecording<Child, ChildAction>(
     state toChild: @escaping (State) -> Child,
     action extract: @escaping (Action) -> ChildAction?,

@@ -217,6 +217,7 @@ package final class RootCore<State, Action>: @unchecked Sendable {
 
   /// Sets `hook` (removing one set before) and runs the store on `dependencies` until it is
   /// removed; the store's own dependencies come back then.
+  @usableFromInline
   package func setStepHook(
     _ hook: _StoreStepHook<State, Action>, dependencies newDependencies: DependencyValues
   ) {
@@ -228,6 +229,7 @@ package final class RootCore<State, Action>: @unchecked Sendable {
 
   /// Removes the step hook, if any (telling it how many effects still run), and puts the
   /// store's own dependencies back.
+  @usableFromInline
   package func removeStepHook() {
     guard let stepHook else { return }
     stepHook.stop(registry.runningCount)

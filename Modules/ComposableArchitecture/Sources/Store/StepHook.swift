@@ -28,6 +28,7 @@ package final class _StoreStepHook<State, Action> {
   @usableFromInline package var admit:
     ((_ action: Action, _ tasks: EffectTaskList, _ effect: EffectHandle?) -> Bool)?
 
+  @usableFromInline
   package init(
     didReduce: @escaping (Action, State, Bool, EffectHandle?) -> Bool,
     stop: @escaping (Int) -> Void

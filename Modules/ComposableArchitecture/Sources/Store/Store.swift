@@ -27,6 +27,7 @@ public final class Store<State, Action> {
   @usableFromInline let root: AnyObject
   /// The root's core, for the session recording (`ComposableRecording`), which watches it
   /// through its step hook. Named so that no state field of a feature hides it.
+  @usableFromInline
   package var _rootCore: AnyObject { root }
   @usableFromInline let getState: () -> State
   @usableFromInline let sendAction: (Action) -> StoreTask

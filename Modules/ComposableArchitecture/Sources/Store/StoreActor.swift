@@ -28,6 +28,7 @@ import Synchronization
 public actor StoreActor<State, Action> {
   @usableFromInline let core: RootCore<State, Action>
   /// The core, for the session recording (`ComposableRecording`).
+  @usableFromInline
   package var _rootCore: RootCore<State, Action> { core }
   private let link: _StoreActorLink<State, Action>
 

@@ -55,10 +55,13 @@ public final class DependencyTape: Sendable {
   /// The last number given to an effect.
   private let lastEffectNumber = Atomic<Int>(0)
 
-  /// The number of an effect in this session, from 1, given when the effect is first seen:
-  /// the effect that made a call and the effect that sent an action have the same number when
-  /// they are the same effect, which tells a test written from the record which answer to give
-  /// before which action it receives.
+  /// The number of an effect in this session, from 1: the effect that made a call and the
+  /// effect that sent an action have the same number when they are the same effect, which tells
+  /// a test written from the record which answer to give before which action it receives, and
+  /// a replay which recorded answer is whose. The recording numbers the effects of the recorded
+  /// feature as the store starts them (the step hook tells it), so the numbers follow the
+  /// steps, not the order in which the effects' tasks happen to run; an effect it was not told
+  /// of (a concatenation's next one) is numbered when first seen.
   @usableFromInline
   func number(of effect: EffectHandle) -> Int {
     let current = effect.recordingNumber.load(ordering: .acquiring)
@@ -93,10 +96,13 @@ public final class DependencyTape: Sendable {
   /// Whether the tape replays a record (``replay`` is set).
   @usableFromInline let isReplaying: Bool
 
+  /// - Parameter byEffect: Whether a replayed call takes the recorded answer of the same effect
+  ///   (its number, ``number(of:)``) before the endpoint's next one: for a record whose effects
+  ///   were numbered as they started (``SessionRecord/effectsNumberedAtStart``).
   @usableFromInline
-  init(limit: Int, replaying answers: [SessionRecord.Answer]? = nil) {
+  init(limit: Int, replaying answers: [SessionRecord.Answer]? = nil, byEffect: Bool = false) {
     self.limit = limit
-    self.replay = answers.map(_TapeReplay.init)
+    self.replay = answers.map { _TapeReplay($0, byEffect: byEffect) }
     self.isReplaying = answers != nil
   }
 
@@ -162,7 +168,9 @@ public final class DependencyTape: Sendable {
     do {
       let value =
         if let replay {
-          try await replay.answer(name, arguments: arguments, as: Value.self, tape: self)
+          try await replay.answer(
+            name, arguments: arguments, effect: EffectContext.current.map(number(of:)),
+            as: Value.self, tape: self)
         } else {
           try await operation()
         }
@@ -183,7 +191,10 @@ public final class DependencyTape: Sendable {
     -> Value
   {
     let call = begin()
-    let value = replay?.immediateAnswer(name, arguments: arguments, as: Value.self) ?? operation()
+    let value =
+      replay?.immediateAnswer(
+        name, arguments: arguments, effect: EffectContext.current.map(number(of:)),
+        as: Value.self) ?? operation()
     end(
       call: call, name: name, type: Value.self, arguments: arguments,
       result: .success(RecordedValue(reflecting: value)))
@@ -479,12 +490,17 @@ final class _TapeReplay: Sendable {
     set { sleeper.withLock { $0 = newValue } }
   }
 
-  init(_ answers: [SessionRecord.Answer]) {
+  /// Whether a call takes the recorded answer of its own effect, when there is one, before the
+  /// endpoint's next answer.
+  private let byEffect: Bool
+
+  init(_ answers: [SessionRecord.Answer], byEffect: Bool = false) {
     var byName: [String: ArraySlice<SessionRecord.Answer>] = [:]
     for answer in answers.sorted(by: { $0.call < $1.call }) {
       byName[answer.name, default: []].append(answer)
     }
     queues = Mutex(Queues(byName: byName))
+    self.byEffect = byEffect
   }
 
   /// What did not go as recorded, in order.
@@ -497,13 +513,22 @@ final class _TapeReplay: Sendable {
     queues.withLock { $0.notes.append(text) }
   }
 
-  private func next(_ name: String, arguments: [Any]) -> SessionRecord.Answer? {
+  /// The recorded answer a call of `name` by effect `effect` takes: the endpoint's next one —
+  /// or, when answers go by effect, the endpoint's next one that `effect` got in the session
+  /// (two effects started together may call in either order; each gets what it got).
+  private func next(_ name: String, arguments: [Any], effect: Int?) -> SessionRecord.Answer? {
     let given = arguments.map { RecordedValue(reflecting: $0) }
     return queues.withLock { queues -> SessionRecord.Answer? in
-      guard let answer = queues.byName[name]?.popFirst() else {
+      guard var queue = queues.byName[name], let first = queue.indices.first else {
         queues.notes.append("\(name) was called more often than in the record")
         return nil
       }
+      var index = first
+      if byEffect, let effect, let own = queue.firstIndex(where: { $0.effect == effect }) {
+        index = own
+      }
+      let answer = queue.remove(at: index)
+      queues.byName[name] = queue
       if answer.arguments != given {
         queues.argumentMismatches.append(ArgumentMismatch(answer: answer, given: given))
       }
@@ -515,7 +540,7 @@ final class _TapeReplay: Sendable {
   /// ``SessionRecord/Answer/afterStep`` is below it) has been made again.
   func madeEveryCall(answeredBefore step: Int) -> Bool {
     queues.withLock { queues in
-      queues.byName.values.allSatisfy { ($0.first?.afterStep ?? .max) >= step }
+      queues.byName.values.allSatisfy { queue in queue.allSatisfy { $0.afterStep >= step } }
     }
   }
 
@@ -528,9 +553,9 @@ final class _TapeReplay: Sendable {
   /// A call the record has no answer for waits until its effect is cancelled (the session ended
   /// with it in flight, or the feature now calls more).
   func answer<Value>(
-    _ name: String, arguments: [Any], as type: Value.Type, tape: DependencyTape
+    _ name: String, arguments: [Any], effect: Int?, as type: Value.Type, tape: DependencyTape
   ) async throws -> Value {
-    guard let answer = next(name, arguments: arguments) else {
+    guard let answer = next(name, arguments: arguments, effect: effect) else {
       try await Task.sleep(nanoseconds: .max)
       throw CancellationError()
     }
@@ -555,8 +580,10 @@ final class _TapeReplay: Sendable {
 
   /// The next recorded answer of a synchronous endpoint (`uuid`, `date`), or `nil` (noted) when
   /// there is none or it cannot be built: the endpoint then answers live.
-  func immediateAnswer<Value>(_ name: String, arguments: [Any], as type: Value.Type) -> Value? {
-    guard let answer = next(name, arguments: arguments) else { return nil }
+  func immediateAnswer<Value>(
+    _ name: String, arguments: [Any], effect: Int?, as type: Value.Type
+  ) -> Value? {
+    guard let answer = next(name, arguments: arguments, effect: effect) else { return nil }
     guard case .returned(let value) = answer.result else {
       note("\(name) (call \(answer.call)) threw in the record")
       return nil

@@ -5,7 +5,7 @@ import Foundation
 /// or `jq`.
 ///
 /// ```
-/// {"record":"composable-session","version":1,"feature":"AppFeature","initialState":"AppFeature.State()"}
+/// {"record":"composable-session","version":1,"feature":"AppFeature","initialState":"AppFeature.State()","effects":"numbered at start"}
 /// {"baseline":{…}}                    the state the expression makes in a test (optional)
 /// {"start":{…}}                       the state when recording started
 /// {"answer":"uuid","call":0,"type":"UUID","arguments":[],"returned":{"$uuid":"…"}}
@@ -15,7 +15,10 @@ import Foundation
 ///
 /// Each answer comes before the first step after it came back — answers are in the order they
 /// came back, their `call` numbers say the order the calls were made in, so a slow call that
-/// came back late does not hold up the answers of later calls — and each step lists what changed
+/// came back late does not hold up the answers of later calls; `effect` names the effect that
+/// made it, as `effect` on a step names the effect that sent it, numbered in the order the steps
+/// started them (`"effects":"numbered at start"`; records without it numbered effects when first
+/// seen, and a replay of one gives each endpoint's answers in call order) — and each step lists what changed
 /// in the state (see ``RecordedChange``), so a state is the start with every change before it
 /// made.
 /// Values are written as ``RecordedValue`` says: JSON scalars, arrays and objects for structs
@@ -31,6 +34,10 @@ import Foundation
 public enum RecordFile {
   public static let format = "composable-session"
   public static let version = 1
+  /// The header's `"effects"` when the recording numbered effects as they started
+  /// (``SessionRecord/effectsNumberedAtStart``); a record without it numbered them when first
+  /// seen.
+  static let effectsNumberedAtStart = "numbered at start"
 
   /// The record as JSON Lines (each line ends with a newline).
   public static func write(_ record: SessionRecord) -> String {
@@ -41,6 +48,9 @@ public enum RecordFile {
     ]
     if let expression = record.initialStateExpression {
       header.append(("initialState", .string(expression)))
+    }
+    if record.effectsNumberedAtStart {
+      header.append(("effects", .string(effectsNumberedAtStart)))
     }
     lines.append(.object(header))
     if let baseline = record.baseline {
@@ -164,6 +174,13 @@ public enum RecordFile {
       guard case .string(let text) = value else { throw fail("\"initialState\" is not a string") }
       expression = text
     }
+    var numberedAtStart = false
+    if let value = header["effects"] {
+      guard value == .string(effectsNumberedAtStart) else {
+        throw fail("\"effects\" is not \"\(effectsNumberedAtStart)\"")
+      }
+      numberedAtStart = true
+    }
 
     var line = try next()
     var baseline: RecordedValue?
@@ -201,7 +218,7 @@ public enum RecordFile {
         return SessionRecord(
           feature: feature, initialStateExpression: expression, baseline: baseline,
           initialState: start, steps: steps, answers: answers, isFull: full,
-          effectsInFlight: effectsInFlight)
+          effectsInFlight: effectsInFlight, effectsNumberedAtStart: numberedAtStart)
       } else if case .string(let name) = line["answer"] {
         guard case .number(let callText) = line["call"], let call = Int(callText) else {
           throw fail("an answer without its call number")

@@ -67,10 +67,13 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
   let initialShared: _SharedSnapshot?
 
   @usableFromInline
-  init(initialState: State, limit: Int, replaying answers: [SessionRecord.Answer]? = nil) {
+  init(
+    initialState: State, limit: Int, replaying answers: [SessionRecord.Answer]? = nil,
+    byEffect: Bool = false
+  ) {
     self.initialState = initialState
     self.limit = limit
-    self.tape = DependencyTape(limit: limit, replaying: answers)
+    self.tape = DependencyTape(limit: limit, replaying: answers, byEffect: byEffect)
     var roots: [_SharedRootBase] = []
     if _SharedRootBase.anyCreated.load(ordering: .relaxed) {
       var visited = Set<ObjectIdentifier>()
@@ -137,7 +140,8 @@ public final class SessionRecording<State, Action>: @unchecked Sendable {
           result: answer.result.outcome, afterStep: answer.afterStep, effect: answer.effect)
       },
       isFull: isFull,
-      effectsInFlight: isStopped ? effectsInFlightAtStop : countRunningEffects?() ?? 0)
+      effectsInFlight: isStopped ? effectsInFlightAtStop : countRunningEffects?() ?? 0,
+      effectsNumberedAtStart: true)
   }
 }
 
@@ -280,11 +284,15 @@ public struct SessionRecord: Equatable, Sendable {
   public var answers: [Answer]
   public var isFull: Bool
   public var effectsInFlight: Int
+  /// Whether the recording numbered the feature's effects as the store started them (so the
+  /// numbers follow the steps, and a replay gives each effect the answers it got), not when
+  /// each was first seen (records written before 2026-11-28).
+  public var effectsNumberedAtStart: Bool
 
   public init(
     feature: String, initialStateExpression: String?, baseline: RecordedValue?,
     initialState: RecordedValue, steps: [Step], answers: [Answer], isFull: Bool,
-    effectsInFlight: Int
+    effectsInFlight: Int, effectsNumberedAtStart: Bool = false
   ) {
     self.feature = feature
     self.initialStateExpression = initialStateExpression
@@ -294,6 +302,7 @@ public struct SessionRecord: Equatable, Sendable {
     self.answers = answers
     self.isFull = isFull
     self.effectsInFlight = effectsInFlight
+    self.effectsNumberedAtStart = effectsNumberedAtStart
   }
 }
 

@@ -100,7 +100,8 @@ public enum SessionReplay {
     }
     let recording = core.startRecording(
       state: { $0 }, action: { $0 }, limit: record.steps.count + 1,
-      dependencies: feature.recordClients, replaying: record.answers)
+      dependencies: feature.recordClients, replaying: record.answers,
+      byEffect: record.effectsNumberedAtStart)
     // The session's time 0 is the clock's start; the replay moves the clock to each step's time.
     // A test clock suspends a sleep whose deadline is its time *now* until it moves again, and
     // the replay moves it to exactly the recorded times, which are sleeps' deadlines: a sleep

@@ -99,11 +99,11 @@ extension RootCore {
     state toChild: @escaping (State) -> Child,
     action extract: @escaping (Action) -> ChildAction?,
     limit: Int, dependencies prepare: (inout DependencyValues, DependencyTape) -> Void,
-    replaying answers: [SessionRecord.Answer]? = nil
+    replaying answers: [SessionRecord.Answer]? = nil, byEffect: Bool = false
   ) -> SessionRecording<Child, ChildAction> {
     removeStepHook()
     let recording = SessionRecording<Child, ChildAction>(
-      initialState: toChild(state), limit: limit, replaying: answers)
+      initialState: toChild(state), limit: limit, replaying: answers, byEffect: byEffect)
     let original = dependencies
     let tape = recording.tape
     var recorded = original
@@ -124,6 +124,8 @@ extension RootCore {
         return true
       },
       stop: { recording.markStopped(effectsInFlight: $0) })
+    // Numbered as they start, in the order of the steps that start them.
+    hook.effectStarted = { _ = tape.number(of: $0) }
     setStepHook(hook, dependencies: recorded)
     return recording
   }

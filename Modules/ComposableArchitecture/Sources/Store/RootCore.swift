@@ -252,7 +252,9 @@ package final class RootCore<State, Action>: @unchecked Sendable {
       hook.nextIsFromEffect = false
       hook.nextEffect = nil
       // What a reducer outside the observed feature sends it comes from outside it.
-      hook.sendsAreFromOutside = !hook.didReduce(action, state, fromEffect, sender)
+      let observed = hook.didReduce(action, state, fromEffect, sender)
+      hook.sendsAreFromOutside = !observed
+      hook.startsObservedEffects = observed
       return effect
     }
   }
@@ -291,6 +293,7 @@ package final class RootCore<State, Action>: @unchecked Sendable {
         operation: operation, core: self, tasks: tasks, isCounted: counted,
         registeredUnder: cancelIDs)
       registry.register(running)
+      if let stepHook, stepHook.startsObservedEffects { stepHook.effectStarted?(running) }
       if counted { tasks.willStart() }
       // The effect's context is bound around the task's creation, which copies it into the task,
       // and the effect leaves the registry and its task list when the task releases its closure
@@ -350,6 +353,10 @@ package final class RootCore<State, Action>: @unchecked Sendable {
 
   /// Starts one step of a concatenation, on the core's executor.
   private func startStep(_ effect: Effect<Action>, tasks: EffectTaskList, cancelIDs: _CancelIDs) {
+    // No step starts it: the step hook is not told (see `_StoreStepHook.startsObservedEffects`).
+    let hookWasTold = stepHook?.startsObservedEffects
+    stepHook?.startsObservedEffects = false
+    defer { if let hookWasTold { stepHook?.startsObservedEffects = hookWasTold } }
     guard !isSending else {
       start(effect, tasks: tasks, cancelIDs: cancelIDs)
       return

@@ -16,6 +16,14 @@ package final class _StoreStepHook<State, Action> {
   /// parent's reducer turned a key press into one of its actions): then they count as sent from
   /// outside too.
   @usableFromInline @exclusivity(unchecked) var sendsAreFromOutside = false
+  /// Whether the `.run` effects about to start belong to a step of the observed feature (set
+  /// after each reduce; cleared while a concatenation starts its next effect, which no step
+  /// starts): those are told to ``effectStarted``.
+  @usableFromInline @exclusivity(unchecked) var startsObservedEffects = false
+  /// Told each `.run` effect a step of the observed feature starts, as it starts: in the order
+  /// the store starts them, which does not depend on when their tasks run (a recording numbers
+  /// them so).
+  @usableFromInline package var effectStarted: ((EffectHandle) -> Void)?
   /// Told each step of the root: the action, the state after it, whether an effect sent it and
   /// which; returns whether the step was one of the observed feature's.
   @usableFromInline let didReduce:

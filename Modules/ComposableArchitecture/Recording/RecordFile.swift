@@ -18,9 +18,9 @@ import Foundation
 /// came back late does not hold up the answers of later calls; `effect` names the effect that
 /// made it, as `effect` on a step names the effect that sent it, numbered in the order the steps
 /// started them (`"effects":"numbered at start"`; records without it numbered effects when first
-/// seen, and a replay of one gives each endpoint's answers in call order) — and each step lists what changed
-/// in the state (see ``RecordedChange``), so a state is the start with every change before it
-/// made.
+/// seen, and a replay of one gives each endpoint's answers in call order) — and each step lists
+/// what changed in the state (see ``RecordedChange``), so a state is the start with every change
+/// before it made.
 /// Values are written as ``RecordedValue`` says: JSON scalars, arrays and objects for structs
 /// (`{"$state":"Counter.State","id":…,"count":0}` for an `@ObservableState`, `$struct` for another), enum cases as `{"$case":"name",…}` (an
 /// unlabeled payload value under `$0`, `$1`), and `$uuid`, `$date`, `$seconds`, `$shared`,

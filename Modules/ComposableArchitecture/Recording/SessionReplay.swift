@@ -178,22 +178,22 @@ public enum SessionReplay {
       if report.divergence == nil {
         _ = await eventually(timeout: timeout) { replay.callsNotMade.isEmpty }
       }
+      // A call's difference is named at the step its recorded answer came after (within the
+      // record): a place the record fixes, however the replay's effects were timed.
+      func step(answeredAfter afterStep: Int) -> Int { min(max(afterStep, 1), record.steps.count) }
       // A call with other arguments changed what the app asked of the outside world (a save of
-      // other values) even when every state matched. It is named at the step its recorded answer
-      // came after — a place the record fixes, however the replay's effects were timed — unless
-      // a state diverged before.
+      // other values) even when every state matched, unless a state diverged before.
       if let mismatch = replay.firstArgumentMismatch {
-        let step = min(max(mismatch.answer.afterStep, 1), record.steps.count)
-        if step <= report.divergence?.step ?? .max {
-          report.divergence = Divergence(step: step, message: mismatch.description)
-          report.reproduced = min(report.reproduced, step - 1)
+        let at = step(answeredAfter: mismatch.answer.afterStep)
+        if at <= report.divergence?.step ?? .max {
+          report.divergence = Divergence(step: at, message: mismatch.description)
+          report.reproduced = min(report.reproduced, at - 1)
         }
       }
       let notMade = replay.callsNotMade
       if report.divergence == nil, let missing = notMade.first {
-        let step = min(max(missing.afterStep, 1), record.steps.count)
         report.divergence = Divergence(
-          step: step,
+          step: step(answeredAfter: missing.afterStep),
           message: "the app no longer makes the recorded call \(missing.name) (call"
             + " \(missing.call), with \(RecordedValue.array(missing.arguments).json.text)),"
             + " answered after step \(missing.afterStep) in the session"

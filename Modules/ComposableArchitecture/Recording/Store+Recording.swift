@@ -123,9 +123,9 @@ extension RootCore {
           effect: effect.map { tape.number(of: $0) })
         return true
       },
+      // Numbered as they start, in the order of the steps that start them.
+      effectStarted: { _ = tape.number(of: $0) },
       stop: { recording.markStopped(effectsInFlight: $0) })
-    // Numbered as they start, in the order of the steps that start them.
-    hook.effectStarted = { _ = tape.number(of: $0) }
     setStepHook(hook, dependencies: recorded)
     return recording
   }

@@ -293,7 +293,7 @@ package final class RootCore<State, Action>: @unchecked Sendable {
         operation: operation, core: self, tasks: tasks, isCounted: counted,
         registeredUnder: cancelIDs)
       registry.register(running)
-      if let stepHook, stepHook.startsObservedEffects { stepHook.effectStarted?(running) }
+      if let stepHook, stepHook.startsObservedEffects { stepHook.effectStarted(running) }
       if counted { tasks.willStart() }
       // The effect's context is bound around the task's creation, which copies it into the task,
       // and the effect leaves the registry and its task list when the task releases its closure
@@ -354,9 +354,9 @@ package final class RootCore<State, Action>: @unchecked Sendable {
   /// Starts one step of a concatenation, on the core's executor.
   private func startStep(_ effect: Effect<Action>, tasks: EffectTaskList, cancelIDs: _CancelIDs) {
     // No step starts it: the step hook is not told (see `_StoreStepHook.startsObservedEffects`).
-    let hookWasTold = stepHook?.startsObservedEffects
+    let previous = stepHook?.startsObservedEffects
     stepHook?.startsObservedEffects = false
-    defer { if let hookWasTold { stepHook?.startsObservedEffects = hookWasTold } }
+    defer { if let previous { stepHook?.startsObservedEffects = previous } }
     guard !isSending else {
       start(effect, tasks: tasks, cancelIDs: cancelIDs)
       return

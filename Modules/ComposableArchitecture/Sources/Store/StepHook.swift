@@ -23,7 +23,7 @@ package final class _StoreStepHook<State, Action> {
   /// Told each `.run` effect a step of the observed feature starts, as it starts: in the order
   /// the store starts them, which does not depend on when their tasks run (a recording numbers
   /// them so).
-  @usableFromInline package var effectStarted: ((EffectHandle) -> Void)?
+  @usableFromInline let effectStarted: (EffectHandle) -> Void
   /// Told each step of the root: the action, the state after it, whether an effect sent it and
   /// which; returns whether the step was one of the observed feature's.
   @usableFromInline let didReduce:
@@ -39,9 +39,11 @@ package final class _StoreStepHook<State, Action> {
   @usableFromInline
   package init(
     didReduce: @escaping (Action, State, Bool, EffectHandle?) -> Bool,
+    effectStarted: @escaping (EffectHandle) -> Void,
     stop: @escaping (Int) -> Void
   ) {
     self.didReduce = didReduce
+    self.effectStarted = effectStarted
     self.stop = stop
   }
 }

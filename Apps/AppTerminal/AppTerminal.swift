@@ -1,9 +1,5 @@
 import AppFeature
 import ComposableArchitecture
-import CounterTerminal
-import EpisodesTerminal
-import SearchTerminal
-import SettingsTerminal
 import TerminalFrontend
 
 /// The app in the terminal: the terminal front end driving ``AppFeature``.
@@ -11,7 +7,8 @@ public typealias AppTerminalFeature = TerminalFeature<AppFeature>
 
 extension TerminalRegistration<AppFeature> {
   /// The app's tabs, one per feature, each the feature's own screen lifted into the app's state
-  /// and actions with the key path and case key path its `Scope` uses; the header greets the
+  /// and actions with the key path and case key path its `Scope` uses (`AppFeature.Tab.screen`,
+  /// derived from the features table in `AppFeature+Screens.swift`); the header greets the
   /// name Settings publishes; `.task` loads what was kept; quitting drops a search still waiting
   /// for its debounce or its answer.
   public static let app = Self(
@@ -23,17 +20,4 @@ extension TerminalRegistration<AppFeature> {
     header: \.header,
     start: .task,
     quit: { $0.search.isSearchInFlight ? .search(.searchQueryChanged("")) : nil })
-}
-
-extension AppFeature.Tab {
-  /// The terminal screen of each tab: one line per feature. A new tab cannot compile without
-  /// its screen.
-  var screen: TerminalScreenPart<AppFeature> {
-    switch self {
-    case .counters: .screen(CounterListScreen.self, state: \.counterList, action: \.counterList)
-    case .search: .screen(SearchScreen.self, state: \.search, action: \.search)
-    case .settings: .screen(SettingsScreen.self, state: \.settings, action: \.settings)
-    case .episodes: .screen(EpisodesScreen.self, state: \.episodes, action: \.episodes)
-    }
-  }
 }

@@ -1,25 +1,16 @@
 import AppFeature
 import AppRecording
-import CounterWeb
-import EpisodesWeb
-import SearchWeb
-import SettingsWeb
 import WebFrontend
 
 extension AppFeature {
-  /// The app's web API: every feature the page reaches, one line each, in the order their keys
-  /// appear in the state JSON, their actions in the catalogue and their sections (tabs) on the
-  /// page. Each feature's part — routes, view, section markup and module — is written against that
-  /// feature alone (its adapter folder, `Modules/Frontends/Adapters/<Feature>/Web`) and lifted
-  /// here with the key path and case key path of its `Scope`; the app's own frame (the greeting,
-  /// the tab selection) is ``TabsPage``. A new feature adds its line here.
-  public static let webAPI = WebAPI<AppFeature>([
-    .feature(TabsPage.self),
-    .feature(CounterListPage.self, state: \.counterList, action: \.counterList),
-    .feature(SearchPage.self, state: \.search, action: \.search),
-    .feature(SettingsPage.self, state: \.settings, action: \.settings),
-    .feature(EpisodesPage.self, state: \.episodes, action: \.episodes),
-  ])
+  /// The app's web API: the app's own frame (the greeting, the tab selection: ``TabsPage``),
+  /// then every tab's feature in the order of the features table, which is the order of their
+  /// keys in the state JSON, of their actions in the catalogue and of their sections (tabs) on
+  /// the page. Each feature's part — routes, view, section markup and module — is written
+  /// against that feature alone (its adapter folder, `Modules/Frontends/Adapters/<Feature>/Web`)
+  /// and lifted into the app with the key path and case key path of its `Scope`
+  /// (``AppFeature/pages``, derived from the features table in `AppFeature+Pages.swift`).
+  public static let webAPI = WebAPI<AppFeature>([.feature(TabsPage.self)] + pages)
 }
 
 extension WebApp {

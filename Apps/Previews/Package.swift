@@ -3,8 +3,8 @@
 // feature: its package graph holds only what the previews link (the runtime's packages, no server
 // and no storage), so SwiftPM loads and plans a fraction of the root package's graph before every
 // build. The same sources are products of the root package too (`swift run counter-preview`),
-// whose `features` table declares each preview; Tests/EndToEnd/preview_test.py checks that both
-// manifests declare the same previews with the same dependencies.
+// whose `features` table declares each preview: `Tools/boundary-check --update` writes this
+// manifest's list from it, and the boundary check fails while the two differ.
 //
 //   swift build --package-path Apps/Previews --product counter-preview
 //   Apps/Previews/.build/debug/counter-preview
@@ -26,6 +26,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "ComposableApp", path: "../..")],
   targets: [
+    // BEGIN GENERATED previews: `Tools/boundary-check --update` writes these lines
     preview(
       "counter",
       [
@@ -37,5 +38,6 @@ let package = Package(
     preview("settings", ["SettingsTerminal", "SettingsFeature", "SettingsClient", "Units"]),
     preview(
       "episodes", ["EpisodesTerminal", "EpisodesFeature", "FavoriteClient", "FavoritingFeature"]),
+    // END GENERATED previews
   ]
 )

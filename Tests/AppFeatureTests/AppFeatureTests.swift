@@ -88,7 +88,10 @@ struct AppFeatureTests {
 
   @Test func aSnapshotSurvivesJSON() throws {
     let snapshot = AppFeature.State(
-      counters: [Counter.State(id: UUID(3), count: 5, isTimerOn: true)], selectedTab: .search
+      counterList: CounterList.State(counters: [
+        Counter.State(id: UUID(3), count: 5, isTimerOn: true)
+      ]),
+      selectedTab: .search
     ).snapshot
     let decoded = try JSONDecoder().decode(
       AppFeature.Snapshot.self, from: JSONEncoder().encode(snapshot))

@@ -18,8 +18,8 @@ import Testing
       // initializer, reads the name Settings shares.
       let decoded = try RecordDecoding.decode(AppFeature.State.self, from: recorded)
       var state = AppFeature.State(
-        counters: decoded.counterList.counters, episodes: decoded.episodes,
-        selectedTab: decoded.selectedTab, settings: decoded.settings)
+        counterList: decoded.counterList, settings: decoded.settings, episodes: decoded.episodes,
+        selectedTab: decoded.selectedTab)
       state.counterList = decoded.counterList
       state.search = decoded.search
       // (A record does not keep what a reader reads step by step — it follows its source —

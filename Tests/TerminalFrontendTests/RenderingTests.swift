@@ -16,7 +16,8 @@ import WeatherClient
 @MainActor
 struct RenderingTests {
   func state(_ update: (inout AppFeature.State) -> Void = { _ in }) -> AppFeature.State {
-    var state = AppFeature.State(counters: [Counter.State(id: UUID(0))])
+    var state = AppFeature.State(
+      counterList: CounterList.State(counters: [Counter.State(id: UUID(0))]))
     update(&state)
     return state
   }

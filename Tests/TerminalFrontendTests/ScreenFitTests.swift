@@ -12,7 +12,9 @@ import Testing
 struct ScreenFitTests {
   func screen(counters: Int, style: Style = .plain) -> String {
     let state = AppFeature.State(
-      counters: IdentifiedArray(uniqueElements: (0..<counters).map { Counter.State(id: UUID($0)) }))
+      counterList: CounterList.State(
+        counters: IdentifiedArray(
+          uniqueElements: (0..<counters).map { Counter.State(id: UUID($0)) })))
     return ScreenRenderer.render(state, view: ViewState(), registration: .app, style: style)
   }
 
@@ -45,7 +47,8 @@ struct ScreenFitTests {
     // Four counters, the fourth selected, in a window with room for three content rows: the
     // rows before it scroll away, so that + changes a counter the user can see.
     let state = AppFeature.State(
-      counters: IdentifiedArray(uniqueElements: (0..<4).map { Counter.State(id: UUID($0)) }))
+      counterList: CounterList.State(
+        counters: IdentifiedArray(uniqueElements: (0..<4).map { Counter.State(id: UUID($0)) })))
     var view = ViewState()
     view.selectedCounter = 3
     let text = ScreenRenderer.render(state, view: view, registration: .app, style: .terminal)
@@ -58,7 +61,8 @@ struct ScreenFitTests {
 
   @Test func aConfirmationStaysOnScreen() {
     var state = AppFeature.State(
-      counters: IdentifiedArray(uniqueElements: (0..<6).map { Counter.State(id: UUID($0)) }))
+      counterList: CounterList.State(
+        counters: IdentifiedArray(uniqueElements: (0..<6).map { Counter.State(id: UUID($0)) })))
     state.counterList.destination = .confirmRemoval(.removeCounter(id: UUID(0), number: 1))
     let text = ScreenRenderer.render(state, view: ViewState(), registration: .app, style: .plain)
     let lines = ScreenFit.fit(text, columns: 60, rows: 10)
@@ -67,7 +71,7 @@ struct ScreenFitTests {
   }
 
   @Test func aLongQueryIsCutAtTheWindowsEdgeInsteadOfWrapping() {
-    var state = AppFeature.State(counters: [])
+    var state = AppFeature.State(counterList: CounterList.State(counters: []))
     state.selectedTab = .search
     state.search.searchQuery = String(repeating: "x", count: Search.maximumQueryLength)
     let text = ScreenRenderer.render(state, view: ViewState(), registration: .app, style: .terminal)

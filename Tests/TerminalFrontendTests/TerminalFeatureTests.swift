@@ -40,7 +40,8 @@ struct TerminalFeatureTests {
           ?? withDependencies {
             $0.uuid = .incrementing
           } operation: {
-            AppFeature.State(counters: [Counter.State(id: UUID(99))])
+            AppFeature.State(
+              counterList: CounterList.State(counters: [Counter.State(id: UUID(99))]))
           })
     ) {
       AppTerminalFeature(AppFeature(), registration: .app)

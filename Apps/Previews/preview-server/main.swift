@@ -1,40 +1,22 @@
 // preview-server: one feature's section of the web page, alone, served by the same web front end
 // and adapters as app-server, on offline and in-memory clients: nothing is saved and no service
-// is called. It links the web front end, the four features with their web adapters and those
-// clients: no database driver (GRDB, PostgresNIO) and none of the app's composition.
+// is called. It links the web front end, the features with their web adapters and those
+// clients: no database driver (GRDB, PostgresNIO) and none of the app's composition. The features
+// it can show (`PreviewedFeature.swift`) are derived from the features table.
 //
 //   swift run preview-server --feature counter     # then open the printed address
 import ArgumentParser
 import ComposableArchitecture
-import CounterWeb
-import EpisodesWeb
 import FactClient
 import FactClientOffline
 import FavoriteClient
 import Foundation
 import Logging
 import RandomNumberClient
-import SearchWeb
 import SettingsClient
-import SettingsWeb
 import WeatherClient
 import WeatherClientOffline
 import WebFrontend
-
-/// The features a preview can show: each web adapter's section alone, on the feature's own
-/// reducer (its `preview`). One line per feature.
-enum PreviewedFeature: String, CaseIterable, ExpressibleByArgument {
-  case counter, search, settings, episodes
-
-  var app: WebApp {
-    switch self {
-    case .counter: CounterListPage.preview
-    case .search: SearchPage.preview
-    case .settings: SettingsPage.preview
-    case .episodes: EpisodesPage.preview
-    }
-  }
-}
 
 struct PreviewServer: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,3 +1,4 @@
+// BEGIN GENERATED imports: `Tools/boundary-check --update` writes these lines
 import ComposableArchitecture
 import CounterFeature
 import EpisodesFeature
@@ -5,10 +6,16 @@ import Foundation
 import SearchFeature
 import SettingsFeature
 
+// END GENERATED imports
+
 /// The whole app: a list of counters, weather search, settings and episodes.
 ///
 /// Every child is composed with `Scope`: the counter list (``CounterList``, which asks before
-/// removing a counter), search, settings and episodes. The header greets the name Settings
+/// removing a counter), search, settings and episodes — one tab each, in the order of the
+/// features table in `Package.swift`. The lines that compose a tab (its property, its case of
+/// `Tab` and of `Action`, its `Scope`) are derived from that table and the feature's adapters:
+/// `Tools/boundary-check --update` writes them between the `GENERATED` markers, and the boundary
+/// check fails while they are not what the table gives. The header greets the name Settings
 /// publishes, read through `@SharedReader` (``State/header``), so no rule is needed for it. The
 /// parent owns the rule that spans features:
 /// - the temperature unit chosen in Settings is the unit Search requests forecasts in, and a
@@ -17,28 +24,36 @@ import SettingsFeature
 public struct AppFeature: Sendable {
   @ObservableState
   public struct State: Equatable, Sendable {
-    /// The counters, and the confirmation of a counter's removal while it is shown.
+    // One property per tab: its feature's state.
+    // BEGIN GENERATED state: `Tools/boundary-check --update` writes these lines
     public var counterList: CounterList.State
-    public var episodes: Episodes.State
     public var search: Search.State
-    public var selectedTab: Tab
     public var settings: Settings.State
+    public var episodes: Episodes.State
+    // END GENERATED state
+    public var selectedTab: Tab
     /// The name Settings shares (`Settings.State.publicName`), read-only here.
     @SharedReader public var userName: String
 
-    /// Starts with one counter (its id from the `uuid` dependency) unless `counters` is given.
+    /// Each tab starts with its feature's initial state unless it is given: the counters with
+    /// one counter (its id from the `uuid` dependency), the search with Settings' temperature
+    /// unit.
     public init(
-      counters: IdentifiedArrayOf<Counter.State>? = nil,
-      episodes: Episodes.State = Episodes.State(),
+      // BEGIN GENERATED parameters: `Tools/boundary-check --update` writes these lines
+      counterList: CounterList.State = CounterList.State(),
       search: Search.State = Search.State(),
-      selectedTab: Tab = .counters,
-      settings: Settings.State = Settings.State()
+      settings: Settings.State = Settings.State(),
+      episodes: Episodes.State = Episodes.State(),
+      // END GENERATED parameters
+      selectedTab: Tab = .counters
     ) {
-      self.counterList = CounterList.State(counters: counters)
-      self.episodes = episodes
+      // BEGIN GENERATED assignments: `Tools/boundary-check --update` writes these lines
+      self.counterList = counterList
       self.search = search
-      self.selectedTab = selectedTab
       self.settings = settings
+      self.episodes = episodes
+      // END GENERATED assignments
+      self.selectedTab = selectedTab
       self._userName = SharedReader(settings.$publicName)
       self.search.temperatureUnit = settings.temperatureUnit
     }
@@ -71,18 +86,25 @@ public struct AppFeature: Sendable {
 
   /// The screens of the app.
   public enum Tab: String, CaseIterable, Codable, Equatable, Sendable {
-    case counters, search, settings, episodes
+    // BEGIN GENERATED tabs: `Tools/boundary-check --update` writes these lines
+    case counters
+    case search
+    case settings
+    case episodes
+    // END GENERATED tabs
   }
 
   public enum Action: Sendable {
+    // BEGIN GENERATED actions: `Tools/boundary-check --update` writes these lines
     case counterList(CounterList.Action)
+    case search(Search.Action)
+    case settings(Settings.Action)
     case episodes(Episodes.Action)
+    // END GENERATED actions
     /// Puts back what a ``Snapshot`` kept: a front end that resumes a saved app sends it first,
     /// then ``task`` (which loads what the clients kept). Requests that were in flight are
     /// forgotten; timers that were running run again.
     case restore(Snapshot)
-    case search(Search.Action)
-    case settings(Settings.Action)
     case tabSelected(Tab)
     /// Loads what was kept (favorites, settings); the front end sends it once, when the app
     /// starts.
@@ -95,18 +117,12 @@ public struct AppFeature: Sendable {
     // The rules that span features watch the state after every child has run, so they wrap the
     // whole composition.
     CombineReducers {
-      Scope(state: \.counterList, action: \.counterList) {
-        CounterList()
-      }
-      Scope(state: \.search, action: \.search) {
-        Search()
-      }
-      Scope(state: \.settings, action: \.settings) {
-        Settings()
-      }
-      Scope(state: \.episodes, action: \.episodes) {
-        Episodes()
-      }
+      // BEGIN GENERATED scopes: `Tools/boundary-check --update` writes these lines
+      Scope(state: \.counterList, action: \.counterList) { CounterList() }
+      Scope(state: \.search, action: \.search) { Search() }
+      Scope(state: \.settings, action: \.settings) { Settings() }
+      Scope(state: \.episodes, action: \.episodes) { Episodes() }
+      // END GENERATED scopes
       Reduce { state, action in
         switch action {
         case .restore(let snapshot):
@@ -121,8 +137,12 @@ public struct AppFeature: Sendable {
         case .task:
           return .merge(.send(.episodes(.task)), .send(.settings(.task)))
 
-        case .counterList, .episodes, .search, .settings:
-          return .none
+        // BEGIN GENERATED children: `Tools/boundary-check --update` writes these lines
+        case .counterList: return .none
+        case .search: return .none
+        case .settings: return .none
+        case .episodes: return .none
+        // END GENERATED children
         }
       }
     }

@@ -3,10 +3,13 @@
 // Reads the JSON of `swift package dump-package` from FILE (or standard input when FILE is
 // omitted or "-") and prints every dependency that breaks a module boundary rule; with
 // --sources, also every use of a project-only name in a feature's sources under ROOT (features
-// are plain TCA); with --module-graph, prints docs/module-graph.md for that graph instead.
+// are plain TCA); with --module-graph, prints docs/module-graph.md for that graph instead; with
+// --compose ROOT, checks (or with --write, writes) what the app's composition derives from the
+// features table (Sources/Composition).
 // Exit status: 0 when every rule holds, 1 when some edge breaks one, 2 when the input is unusable.
 
 import BoundaryRules
+import Composition
 import Foundation
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -24,6 +27,9 @@ if arguments.contains("-h") || arguments.contains("--help") {
       --sources ROOT  also check that the features' sources under ROOT are plain TCA: they name
                       nothing the runtime's recording declares, and name the file and line
       --module-graph  print the Markdown page of the graph (docs/module-graph.md) instead
+      --compose ROOT  check that the files the app's composition derives from the features
+                      table and the adapters are current under ROOT; names each stale file
+      --write         with --compose: write them, and print the path of each file written
     """)
   exit(0)
 }
@@ -31,10 +37,22 @@ let printsModuleGraph = arguments.contains("--module-graph")
 arguments.removeAll { $0 == "--module-graph" }
 var sourcesRoot: URL?
 if let index = arguments.firstIndex(of: "--sources") {
-  guard index + 1 < arguments.count else { fail("--sources needs the repository's root", status: 2) }
+  guard index + 1 < arguments.count else {
+    fail("--sources needs the repository's root", status: 2)
+  }
   sourcesRoot = URL(fileURLWithPath: arguments[index + 1])
   arguments.removeSubrange(index...(index + 1))
 }
+var compositionRoot: URL?
+if let index = arguments.firstIndex(of: "--compose") {
+  guard index + 1 < arguments.count else {
+    fail("--compose needs the repository's root", status: 2)
+  }
+  compositionRoot = URL(fileURLWithPath: arguments[index + 1])
+  arguments.removeSubrange(index...(index + 1))
+}
+let writesComposition = arguments.contains("--write")
+arguments.removeAll { $0 == "--write" }
 guard arguments.count <= 1 else {
   fail("expected at most one argument, the dump-package JSON file", status: 2)
 }
@@ -60,6 +78,58 @@ do {
 
 if printsModuleGraph {
   print(ModuleGraphDocument(graph: graph).markdown, terminator: "")
+  exit(0)
+}
+
+if let root = compositionRoot {
+  let composition: Composition
+  do {
+    composition = Composition(
+      features: try ComposedFeature.features(in: graph) { folder in
+        let directory = root.appendingPathComponent(folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        return try names.filter { $0.hasSuffix(".swift") }.sorted().map { name in
+          (name, try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+        }
+      },
+      previews: ComposedFeature.previews(in: graph))
+  } catch let error as CompositionError {
+    fail("the app's composition cannot be derived:\n\(error)", status: 1)
+  } catch {
+    fail("cannot read the adapters' sources under \(root.path): \(error)", status: 2)
+  }
+  var stale: [String] = []
+  for output in composition.outputs {
+    let file = root.appendingPathComponent(output.path)
+    let current = try? String(contentsOf: file, encoding: .utf8)
+    do {
+      if writesComposition {
+        if try output.isCurrent(current) { continue }
+        let text = try output.applied(to: current)
+        if text != current {
+          try text.write(to: file, atomically: true, encoding: .utf8)
+          print(output.path)
+        }
+      } else if try !output.isCurrent(current) {
+        stale.append(output.path)
+      }
+    } catch {
+      fail("\(error)", status: 1)
+    }
+  }
+  guard stale.isEmpty else {
+    for path in stale {
+      print("\(path): not what the features table and the adapters give")
+    }
+    fail(
+      "\(stale.count) derived file(s) of the composition are stale; run Tools/boundary-check "
+        + "--update", status: 1)
+  }
+  if !writesComposition {
+    print(
+      "boundary-check: the composition is what the features table gives "
+        + "(\(composition.features.count) tabs, \(composition.previews.count) previews)")
+  }
   exit(0)
 }
 

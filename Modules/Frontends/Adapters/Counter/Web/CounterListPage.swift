@@ -5,6 +5,8 @@ import WebFrontend
 
 /// The counters on the page: the list, each counter's buttons, and the removal confirmation.
 public enum CounterListPage: WebFeature {
+  public typealias Root = CounterList
+
   /// Its section of the page (the counter list and the removal confirmation): `Public/counters.html` and `Public/counters.js`.
   public static let section: PageSection? = PageSection(
     id: "counters", title: "Counters", bundle: .module)

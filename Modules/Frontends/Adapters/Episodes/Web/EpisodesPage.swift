@@ -6,6 +6,8 @@ import WebFrontend
 /// The episodes on the page: the list with its favorite buttons, and the stack of episode
 /// screens.
 public enum EpisodesPage: WebFeature {
+  public typealias Root = Episodes
+
   /// Its section of the page (the list and the stack of episode screens, each with an address of its own (`/episodes/<id>…`)): `Public/episodes.html` and `Public/episodes.js`.
   public static let section: PageSection? = PageSection(
     id: "episodes", title: "Episodes", hasInnerAddresses: true, bundle: .module)

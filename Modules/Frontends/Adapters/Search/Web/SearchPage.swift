@@ -5,6 +5,8 @@ import WebFrontend
 
 /// The weather search on the page: the query, its results and the forecast of the one chosen.
 public enum SearchPage: WebFeature {
+  public typealias Root = Search
+
   /// Its section of the page (the query, the results and the forecast): `Public/search.html` and `Public/search.js`.
   public static let section: PageSection? = PageSection(
     id: "search", title: "Search", bundle: .module)

@@ -5,6 +5,8 @@ import WebFrontend
 
 /// The settings form on the page, and its reset confirmation.
 public enum SettingsPage: WebFeature {
+  public typealias Root = Settings
+
   /// Its section of the page (the form): `Public/settings.html` and `Public/settings.js`.
   public static let section: PageSection? = PageSection(
     id: "settings", title: "Settings", bundle: .module)

@@ -54,7 +54,8 @@ struct RenderingTests {
     let text = ScreenRenderer.render(
       state(), view: ViewState(), registration: .app, style: .plain,
       sessionKeys: "Ctrl-R record")
-    #expect(text.hasSuffix("1-4/Tab screens · Ctrl-R record · q quit"))
+    #expect(
+      text.hasSuffix("1-\(AppFeature.Tab.allCases.count)/Tab screens · Ctrl-R record · q quit"))
     var view = ViewState()
     view.editing = ViewState.Field("searchQuery")
     let editing = ScreenRenderer.render(

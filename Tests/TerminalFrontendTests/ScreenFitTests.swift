@@ -38,7 +38,7 @@ struct ScreenFitTests {
       Array(lines[7...]) == [
         "↑/↓ select · +/- count · f fact",
         "r random · t timer · a add · x remove",
-        "1-4/Tab screens · q quit",
+        "1-\(AppFeature.Tab.allCases.count)/Tab screens · q quit",
       ])
     #expect(lines.allSatisfy { ScreenFit.width(of: $0) <= 40 })
   }
@@ -84,7 +84,7 @@ struct ScreenFitTests {
     #expect(
       Array(lines.suffix(2)) == [
         "\u{1B}[2m/ type · ↑/↓ select · Enter forecast\u{1B}[0m",
-        "\u{1B}[2mc clear · 1-4/Tab screens · q quit\u{1B}[0m",
+        "\u{1B}[2mc clear · 1-\(AppFeature.Tab.allCases.count)/Tab screens · q quit\u{1B}[0m",
       ])
   }
 

@@ -154,18 +154,19 @@ struct TerminalFeatureTests {
   }
 
   @Test func digitsAndTabSwitchScreens() async {
+    let tabs = AppFeature.Tab.allCases
     let store = makeStore()
     await store.send(.keyPressed(.character("2")))
-    await store.receive(\.app.tabSelected) { $0.app.selectedTab = .search }
-    await store.send(.keyPressed(.tab))
-    await store.receive(\.app.tabSelected) { $0.app.selectedTab = .settings }
-    await store.send(.keyPressed(.tab))
-    await store.receive(\.app.tabSelected) { $0.app.selectedTab = .episodes }
-    await store.send(.keyPressed(.tab))
-    await store.receive(\.app.tabSelected) { $0.app.selectedTab = .counters }
+    await store.receive(\.app.tabSelected) { $0.app.selectedTab = tabs[1] }
+    // Tab goes through the tabs in their order and wraps to the first; Shift-Tab goes back.
+    for tab in tabs[2...] + [tabs[0]] {
+      await store.send(.keyPressed(.tab))
+      await store.receive(\.app.tabSelected) { $0.app.selectedTab = tab }
+    }
     await store.send(.keyPressed(.backTab))
-    await store.receive(\.app.tabSelected) { $0.app.selectedTab = .episodes }
-    await store.send(.keyPressed(.character("5")))
+    await store.receive(\.app.tabSelected) { $0.app.selectedTab = tabs[tabs.count - 1] }
+    // A digit past the last tab selects nothing.
+    await store.send(.keyPressed(.character(Character("\(tabs.count + 1)"))))
   }
 
   @Test func quitKeysButQIsTextWhileEditing() async {
@@ -413,7 +414,10 @@ struct TerminalFeatureTests {
     #expect(store.state.app.episodes.path.map(\.title) == ["Algebraic Data Types"])
     var screen = ScreenRenderer.render(store.state, registration: .app, style: .plain)
     #expect(screen.contains("Episodes › Algebraic Data Types\n\n  ♡ not a favorite\n"))
-    #expect(screen.hasSuffix("Enter/Space/f favorite · Esc/← back · 1-4/Tab screens · q quit"))
+    #expect(
+      screen.hasSuffix(
+        "Enter/Space/f favorite · Esc/← back · 1-\(AppFeature.Tab.allCases.count)/Tab screens · q quit"
+      ))
     // One shared value: the screen's favorite is the row's.
     await store.send(.keyPressed(.enter)) {
       $0.app.episodes.episodes[id: UUID(2)]?.favorite.isFavorite = true

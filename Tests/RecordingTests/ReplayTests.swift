@@ -131,6 +131,22 @@ struct IncrementsByTwo {
     #expect(report.notes.isEmpty, "\(report)")
   }
 
+  /// Adding a feature, or a field to a state, does not break the records made before: the new
+  /// fields start from their initial values and the record checks what it has.
+  @Test func aRecordMadeBeforeTheAppGainedAFeatureReplaysExactly() async throws {
+    let record = try sampleRecordedBeforeTheseFields()
+    #expect(throws: RecordDecodingError.self) {
+      try RecordDecoding.decode(AppFeature.State.self, from: record.initialState)
+    }
+    let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == 58)
+    // What the record has is still checked: a changed reducer diverges as before.
+    let changed = await SessionReplay.replay(
+      record, of: AppFeature.recorded, reducer: IncrementsByTwo())
+    #expect(changed.divergence?.step == 6)
+  }
+
   @Test func aStartStateTodaysStateCannotHoldIsReportedAsStepZero() async throws {
     var record = try sampleRecord()
     guard case .structure(let type, var fields, let isState) = record.initialState else {
@@ -147,6 +163,47 @@ struct IncrementsByTwo {
   }
 }
 
+/// `value` as a record made before the app had the field `label` of `type` would have it.
+func removingField(_ label: String, of type: String, from value: RecordedValue) -> RecordedValue {
+  func strip(_ fields: [RecordedValue.Field]) -> [RecordedValue.Field] {
+    fields.map { .init($0.label, removingField(label, of: type, from: $0.value)) }
+  }
+  switch value {
+  case .structure(let name, let fields, let isState):
+    return .structure(
+      type: name, fields: strip(fields.filter { name != type || $0.label != label }),
+      isState: isState)
+  case .enumeration(let name, let payload): return .enumeration(name: name, payload: strip(payload))
+  case .tuple(let fields): return .tuple(strip(fields))
+  case .shared(let inner, let readOnly):
+    return .shared(removingField(label, of: type, from: inner), readOnly: readOnly)
+  case .array(let values): return .array(values.map { removingField(label, of: type, from: $0) })
+  case .identified(let values):
+    return .identified(values.map { removingField(label, of: type, from: $0) })
+  case .stack(let entries):
+    return .stack(
+      entries.map { .init(id: $0.id, element: removingField(label, of: type, from: $0.element)) })
+  default: return value
+  }
+}
+
+/// The sample as it would have been recorded before the app had Episodes (a feature added since)
+/// and before Settings had its haptic feedback switch (a field added to a state).
+func sampleRecordedBeforeTheseFields() throws -> SessionRecord {
+  var record = try sampleRecord()
+  func strip(_ value: RecordedValue) -> RecordedValue {
+    removingField(
+      "isHapticFeedbackEnabled", of: "Settings.State",
+      from: removingField("episodes", of: "AppFeature.State", from: value))
+  }
+  record.initialState = strip(record.initialState)
+  record.baseline = record.baseline.map(strip)
+  for index in record.steps.indices {
+    record.steps[index].state = strip(record.steps[index].state)
+  }
+  return record
+}
+
 @Suite struct RecordDecodingTests {
   @Test func everyRecordedActionOfTheSampleIsBuiltAgainExactly() throws {
     let record = try sampleRecord()
@@ -157,10 +214,11 @@ struct IncrementsByTwo {
   }
 
   @Test func everyRecordedStateOfTheSampleIsBuiltAgainExactly() throws {
-    let record = try sampleRecord()
-    for state in [record.initialState] + record.steps.map(\.state) {
-      let built = try RecordDecoding.decode(AppFeature.State.self, from: state)
-      #expect(RecordedValue(reflecting: built) == state)
+    for record in [try sampleRecord(), try sampleRecordedBeforeTheseFields()] {
+      for state in [record.initialState] + record.steps.map(\.state) {
+        let built = try SessionReplay.state(from: state, of: AppFeature.recorded)
+        #expect(RecordedValue(reflecting: built).keepingFields(of: state) == state)
+      }
     }
   }
 

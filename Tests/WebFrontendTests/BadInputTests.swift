@@ -1,3 +1,4 @@
+import AppFeature
 import ComposableArchitecture
 import Foundation
 import Hummingbird
@@ -67,7 +68,9 @@ struct BadInputTests {
     Case(
       name: "unknown tab", body: #"{"type": "tab.select", "tab": "admin"}"#, status: .badRequest,
       message:
-        "field 'tab' must be one of counters, search, settings, episodes, not 'admin' for 'tab.select'"
+        "field 'tab' must be one of "
+        + AppFeature.Tab.allCases.map(\.rawValue).joined(separator: ", ")
+        + ", not 'admin' for 'tab.select'"
     ),
     Case(
       name: "unknown setting",

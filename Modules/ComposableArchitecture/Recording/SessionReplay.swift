@@ -231,12 +231,12 @@ public enum SessionReplay {
         }
         state = baseline
       } else {
-        state = try RecordDecoding.decode(State.self, from: record.initialState)
+        state = try Self.state(from: record.initialState, of: feature)
       }
     } catch {
       return .failure(Divergence(step: 0, message: "\(error)"))
     }
-    let built = RecordedValue(reflecting: state)
+    let built = RecordedValue(reflecting: state).keepingFields(of: record.initialState)
     guard built.withoutReaders == record.initialState.withoutReaders else {
       return .failure(
         Divergence(
@@ -245,6 +245,30 @@ public enum SessionReplay {
             recorded: record.initialState, replayed: built, type: State.self)))
     }
     return .success(state)
+  }
+
+  /// A recorded state built as today's `State`: whole when the record has every field today's
+  /// state has; else, for a record made before the app gained a field (a feature added since),
+  /// today's baseline with what the record has made in it, the new fields keeping their initial
+  /// values. Compare it with the record through ``RecordedValue/keepingFields(of:)``.
+  public static func state<State, Action>(
+    from recorded: RecordedValue, of feature: RecordedFeature<State, Action>
+  ) throws -> State {
+    do {
+      return try RecordDecoding.decode(State.self, from: recorded)
+    } catch let whole {
+      guard var baseline = feature.baseline() else { throw whole }
+      let today = RecordedValue(reflecting: baseline).keepingFields(of: recorded)
+      do {
+        for change in RecordedValue.changes(from: today, to: recorded)
+        where !change.isReadOnlyShare {
+          try RecordDecoding.patch(&baseline, with: change)
+        }
+      } catch {
+        throw whole
+      }
+      return baseline
+    }
   }
 
   /// Waits until the replay has made every dependency call the record answered before `step`,
@@ -298,11 +322,12 @@ public enum SessionReplay {
           \(indent(text(of: replayed.action)))
           """)
     }
-    guard replayed.state.withoutReaders == recorded.state.withoutReaders else {
+    let replayedState = replayed.state.keepingFields(of: recorded.state)
+    guard replayedState.withoutReaders == recorded.state.withoutReaders else {
       return Divergence(
         step: number,
         message: "after \(text(of: recorded.action)):\n"
-          + stateDifference(recorded: recorded.state, replayed: replayed.state, type: State.self))
+          + stateDifference(recorded: recorded.state, replayed: replayedState, type: State.self))
     }
     return nil
   }
@@ -372,6 +397,54 @@ public enum SessionReplay {
 }
 
 extension RecordedValue {
+  /// This value (the replay's) without the fields of its structs that the same struct in
+  /// `recorded` does not have: fields the app gained after the session was recorded — a feature
+  /// added since, a field added to a state — start from their initial values in the replay and
+  /// are not compared. A field the record has and the app no longer has stays a difference.
+  /// Fields come in the record's order.
+  public func keepingFields(of recorded: RecordedValue) -> RecordedValue {
+    switch (self, recorded) {
+    case (.structure(let type, let fields, let isState), .structure(let otherType, let others, _))
+    where type == otherType:
+      // In the record's order, which a field moved in the source since does not change.
+      return .structure(
+        type: type,
+        fields: others.compactMap { other in
+          fields.first { $0.label == other.label }.map {
+            Field(other.label, $0.value.keepingFields(of: other.value))
+          }
+        },
+        isState: isState)
+    case (.shared(let value, let readOnly), .shared(let other, _)):
+      return .shared(value.keepingFields(of: other), readOnly: readOnly)
+    case (.enumeration(let name, let payload), .enumeration(let otherName, let others))
+    where name == otherName && payload.count == others.count:
+      return .enumeration(
+        name: name,
+        payload: zip(payload, others).map { Field($0.label, $0.value.keepingFields(of: $1.value)) })
+    case (.tuple(let fields), .tuple(let others)) where fields.count == others.count:
+      return .tuple(
+        zip(fields, others).map { Field($0.label, $0.value.keepingFields(of: $1.value)) })
+    case (.array(let values), .array(let others)) where values.count == others.count:
+      return .array(zip(values, others).map { $0.keepingFields(of: $1) })
+    case (.identified(let values), .identified(let others)):
+      return .identified(
+        values.map { value in
+          others.first { $0.identity != nil && $0.identity == value.identity }
+            .map { value.keepingFields(of: $0) } ?? value
+        })
+    case (.stack(let entries), .stack(let others)):
+      return .stack(
+        entries.map { entry in
+          others.first { $0.id == entry.id }.map {
+            StackEntry(id: entry.id, element: entry.element.keepingFields(of: $0.element))
+          } ?? entry
+        })
+    default:
+      return self
+    }
+  }
+
   /// The value with what `SharedReader`s read left out: a reader follows the value it reads,
   /// which is compared where it is written, and a record keeps a reader projected from another
   /// reference (`$a.b`) with its latest value, not the value at each step.

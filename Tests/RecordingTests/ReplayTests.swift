@@ -144,7 +144,21 @@ struct IncrementsByTwo {
     // What the record has is still checked: a changed reducer diverges as before.
     let changed = await SessionReplay.replay(
       record, of: AppFeature.recorded, reducer: IncrementsByTwo())
-    #expect(changed.divergence?.step == 6)
+    let divergence = try #require(changed.divergence)
+    #expect(divergence.step == 6)
+    #expect(divergence.message.contains("− recorded, + replayed"))
+    #expect(divergence.message.contains("count: 2"), "a TestStore-style difference")
+    // A field the record has and the app lost is still named, new fields or not.
+    var lost = record
+    guard case .structure(let type, var fields, let isState) = lost.initialState else {
+      Issue.record("the start is not a struct")
+      return
+    }
+    fields.append(.init("removedField", .bool(true)))
+    lost.initialState = .structure(type: type, fields: fields, isState: isState)
+    let report2 = await SessionReplay.replay(lost, of: AppFeature.recorded, reducer: AppFeature())
+    #expect(report2.divergence?.step == 0)
+    #expect(report2.divergence?.message.contains("removedField") == true, "\(report2)")
   }
 
   @Test func aStartStateTodaysStateCannotHoldIsReportedAsStepZero() async throws {

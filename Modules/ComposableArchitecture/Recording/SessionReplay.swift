@@ -163,7 +163,7 @@ public enum SessionReplay {
         break
       }
       let replayed = recording.recorded(recording.steps[index])
-      if let divergence = compare(replayed, step, number: number, state: R.State.self) {
+      if let divergence = compare(replayed, step, number: number, of: feature) {
         report.divergence = divergence
         break
       }
@@ -236,13 +236,15 @@ public enum SessionReplay {
     } catch {
       return .failure(Divergence(step: 0, message: "\(error)"))
     }
-    let built = RecordedValue(reflecting: state).keepingFields(of: record.initialState)
-    guard built.withoutReaders == record.initialState.withoutReaders else {
+    let built = RecordedValue(reflecting: state)
+    guard
+      built.keepingFields(of: record.initialState).withoutReaders
+        == record.initialState.withoutReaders
+    else {
       return .failure(
         Divergence(
           step: 0,
-          message: stateDifference(
-            recorded: record.initialState, replayed: built, type: State.self)))
+          message: stateDifference(recorded: record.initialState, replayed: built, of: feature)))
     }
     return .success(state)
   }
@@ -259,13 +261,11 @@ public enum SessionReplay {
     } catch let whole {
       guard var baseline = feature.baseline() else { throw whole }
       let today = RecordedValue(reflecting: baseline).keepingFields(of: recorded)
-      do {
-        for change in RecordedValue.changes(from: today, to: recorded)
-        where !change.isReadOnlyShare {
-          try RecordDecoding.patch(&baseline, with: change)
-        }
-      } catch {
-        throw whole
+      // If the baseline cannot take the record either, its reason is the one to give: the
+      // record has something the app no longer has.
+      for change in RecordedValue.changes(from: today, to: recorded)
+      where !change.isReadOnlyShare {
+        try RecordDecoding.patch(&baseline, with: change)
       }
       return baseline
     }
@@ -308,9 +308,9 @@ public enum SessionReplay {
     return true
   }
 
-  private static func compare<State>(
+  private static func compare<State, Action>(
     _ replayed: SessionRecord.Step, _ recorded: SessionRecord.Step, number: Int,
-    state: State.Type
+    of feature: RecordedFeature<State, Action>
   ) -> Divergence? {
     if replayed.origin != recorded.origin || replayed.action != recorded.action {
       return Divergence(
@@ -322,27 +322,32 @@ public enum SessionReplay {
           \(indent(text(of: replayed.action)))
           """)
     }
-    let replayedState = replayed.state.keepingFields(of: recorded.state)
-    guard replayedState.withoutReaders == recorded.state.withoutReaders else {
+    guard
+      replayed.state.keepingFields(of: recorded.state).withoutReaders
+        == recorded.state.withoutReaders
+    else {
       return Divergence(
         step: number,
         message: "after \(text(of: recorded.action)):\n"
-          + stateDifference(recorded: recorded.state, replayed: replayedState, type: State.self))
+          + stateDifference(recorded: recorded.state, replayed: replayed.state, of: feature))
     }
     return nil
   }
 
   /// The difference of two states as `TestStore` shows it (`−` recorded, `+` replayed) when the
   /// recorded one can be built again, else the paths that differ with both values.
-  static func stateDifference<State>(
-    recorded: RecordedValue, replayed: RecordedValue, type: State.Type
+  /// Both are built as the app's state (``state(from:of:)``), so fields the app gained since
+  /// the record show their initial values on both sides.
+  static func stateDifference<State, Action>(
+    recorded: RecordedValue, replayed: RecordedValue, of feature: RecordedFeature<State, Action>
   ) -> String {
-    if let expected = try? RecordDecoding.decode(State.self, from: recorded),
-      let actual = try? RecordDecoding.decode(State.self, from: replayed),
+    if let expected = try? state(from: recorded, of: feature),
+      let actual = try? state(from: replayed, of: feature),
       let difference = diff(expected, actual, format: .proportional)
     {
       return "the state differs (− recorded, + replayed):\n" + indent(difference)
     }
+    let replayed = replayed.keepingFields(of: recorded)
     let lines = RecordedValue.changes(from: recorded, to: replayed).map { change -> String in
       let recordedValue = value(at: change.path[...], in: recorded)
       return """

@@ -43,11 +43,19 @@ extension RecordedValue {
     case (
       .structure(let oldType, let oldFields, true), .structure(let newType, let newFields, true)
     )
-    where oldType == newType && oldFields.map(\.label) == newFields.map(\.label):
-      for (oldField, newField) in zip(oldFields, newFields) {
-        collect(
-          from: oldField.value, to: newField.value, at: path + [.field(newField.label)],
-          into: &changes)
+    where oldType == newType
+      && Set(newFields.map(\.label)).isSuperset(of: oldFields.map(\.label)):
+      // Field by field; a field only the new value has is a change of its own (one its type
+      // may lack: patching it says so, naming the field).
+      for newField in newFields {
+        if let oldField = oldFields.first(where: { $0.label == newField.label }) {
+          collect(
+            from: oldField.value, to: newField.value, at: path + [.field(newField.label)],
+            into: &changes)
+        } else {
+          changes.append(
+            RecordedChange(path: path + [.field(newField.label)], value: newField.value))
+        }
       }
     case (.identified(let oldElements), .identified(let newElements)):
       collectElements(from: oldElements, to: newElements, at: path, into: &changes)

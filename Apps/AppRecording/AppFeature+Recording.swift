@@ -66,7 +66,10 @@ extension AppFeature {
     initialStateExpression: "AppFeature.State()",
     baseline: { baselineState() },
     recordClients: recordClients,
-    testImports: featureModules(in: baselineState()) + recordedClientModules)
+    testImports: { record in
+      featureModules(in: baselineState(), recordedAs: record.initialState)
+        + recordedClientModules
+    })
 
   /// The modules of the clients ``recordClients(_:into:)`` wraps: a test written from a record
   /// sets their answers, so it imports them.
@@ -76,11 +79,12 @@ extension AppFeature {
 
   /// The feature modules (`…Feature`) whose types a state holds, found by walking the value:
   /// a test written from a record builds those types, so it imports them. A feature composed
-  /// into the app is found without being named here.
-  static func featureModules(in state: State) -> [String] {
+  /// into the app is found without being named here. Only the fields `recorded` has are walked,
+  /// so a feature added after the session was recorded adds no import to its test.
+  static func featureModules(in state: State, recordedAs recorded: RecordedValue) -> [String] {
     var modules: Set<String> = []
     var visited: Set<ObjectIdentifier> = []
-    func visit(_ value: Any) {
+    func visit(_ value: Any, _ recorded: RecordedValue?) {
       let type = type(of: value)
       // Every module named in the type's full name, generic arguments included.
       let name = String(reflecting: type)
@@ -89,10 +93,23 @@ extension AppFeature {
           modules.insert(String(module))
         }
       }
-      guard visited.insert(ObjectIdentifier(type)).inserted else { return }
-      for child in Mirror(reflecting: value).children { visit(child.value) }
+      let fields: [RecordedValue.Field]? =
+        if case .structure(_, let fields, _) = recorded { fields } else { nil }
+      // A type seen in a field the record has is walked once; below a recorded struct, the
+      // fields it lacks are left out.
+      guard fields != nil || visited.insert(ObjectIdentifier(type)).inserted else { return }
+      for child in Mirror(reflecting: value).children {
+        guard let fields else {
+          visit(child.value, nil)
+          continue
+        }
+        // An observable state's storage is `_name`; the record writes `name`.
+        let label = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }
+        guard let field = fields.first(where: { $0.label == label }) else { continue }
+        visit(child.value, field.value)
+      }
     }
-    visit(state)
+    visit(state, recorded)
     return modules.sorted()
   }
 

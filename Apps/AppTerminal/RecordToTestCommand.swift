@@ -57,7 +57,7 @@ struct RecordToTestCommand: ParsableCommand {
         message: "\(record) records \(session.feature); app-cli writes tests of AppFeature")
     }
     let writer = SessionTestWriter(
-      suiteName: suite, testName: test, testableImports: AppFeature.recorded.testImports,
+      suiteName: suite, testName: test, testableImports: AppFeature.recorded.testImports(session),
       source: SessionTestWriter.source(
         recordFile: URL(fileURLWithPath: record).lastPathComponent, session))
     let source: String

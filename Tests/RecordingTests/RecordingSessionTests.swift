@@ -219,8 +219,8 @@ extension SessionRecording {
     store.send(.episodes(.episodeTapped(second)))
     store.stopRecording()
     let source = try SessionTestWriter(
-      suiteName: "S", testName: "t", testableImports: AppFeature.recorded.testImports,
-      source: ""
+      suiteName: "S", testName: "t",
+      testableImports: AppFeature.recorded.testImports(recording.appRecord), source: ""
     ).write(recording.appRecord)
     #expect(!source.contains("path = StackState("), "\(source)")
     #expect(source.contains("$0.episodes.path[id: 0] = EpisodeDetail.State("))
@@ -438,6 +438,16 @@ struct KeyMap {
 @Suite struct SampleRegenerationTests {
   /// The committed test is exactly what the writer makes of the committed record: a change to the
   /// writer, or a record edited by hand, shows here.
+  /// A test written from a record imports the features whose types the record's state holds,
+  /// so a feature added to the app after the session was recorded does not change it.
+  @Test func aWrittenTestImportsTheFeaturesOfTheRecordsState() throws {
+    let imports = AppFeature.recorded.testImports(try sampleRecord())
+    #expect(imports.contains("EpisodesFeature") && imports.contains("FavoritingFeature"))
+    let older = AppFeature.recorded.testImports(try sampleRecordedBeforeTheseFields())
+    #expect(Set(imports).subtracting(older) == ["EpisodesFeature", "FavoritingFeature"])
+    #expect(older.contains("CounterFeature") && older.contains("FactClient"))
+  }
+
   @Test func theCommittedTestIsWhatTheWriterMakesOfTheCommittedRecord() throws {
     let url = try #require(
       Bundle.module.url(
@@ -445,7 +455,7 @@ struct KeyMap {
     let record = try RecordFile.read(String(contentsOf: url, encoding: .utf8))
     let written = try SessionTestWriter(
       suiteName: "SampleSessionTests", testName: "sampleSession",
-      testableImports: AppFeature.recorded.testImports,
+      testableImports: AppFeature.recorded.testImports(record),
       source: SessionTestWriter.source(recordFile: "sample-session.jsonl", record)
     ).write(record)
     let committed = try String(

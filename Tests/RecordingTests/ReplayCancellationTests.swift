@@ -48,7 +48,7 @@ struct Saver {
         try await tape.record("loadClient.save", arguments: [value]) { try await base.load(value) }
       }
     },
-    testImports: [])
+    testImports: { _ in [] })
 }
 
 @MainActor

@@ -56,7 +56,7 @@ struct Refetcher {
         try await tape.record("loadClient.fetch") { try await base.load(name) }
       }
     },
-    testImports: [])
+    testImports: { _ in [] })
 }
 
 @MainActor

@@ -71,7 +71,7 @@ struct TwoLoads {
   static let recorded = RecordedFeature<State, Action>(
     name: "TwoLoads", initialStateExpression: "TwoLoads.State()", baseline: { State() },
     recordClients: DependencyValues.recordLoads,
-    testImports: [])
+    testImports: { _ in [] })
 }
 
 @MainActor

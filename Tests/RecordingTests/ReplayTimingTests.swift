@@ -78,7 +78,7 @@ struct StaleLoad {
   static let recorded = RecordedFeature<State, Action>(
     name: "StaleLoad", initialStateExpression: "StaleLoad.State()", baseline: { State() },
     recordClients: DependencyValues.recordLoads,
-    testImports: [])
+    testImports: { _ in [] })
 }
 
 @MainActor
@@ -191,7 +191,7 @@ struct TwoTicks {
 
   static let recorded = RecordedFeature<State, Action>(
     name: "TwoTicks", initialStateExpression: "TwoTicks.State()", baseline: { State() },
-    recordClients: { _, _ in }, testImports: [])
+    recordClients: { _, _ in }, testImports: { _ in [] })
 }
 
 @MainActor
@@ -255,7 +255,7 @@ struct Ticker {
 
   static let recorded = RecordedFeature<State, Action>(
     name: "Ticker", initialStateExpression: "Ticker.State()", baseline: { State() },
-    recordClients: { _, _ in }, testImports: [])
+    recordClients: { _, _ in }, testImports: { _ in [] })
 }
 
 @MainActor
@@ -336,7 +336,7 @@ struct TickAndDebounce {
 
   static let recorded = RecordedFeature<State, Action>(
     name: "TickAndDebounce", initialStateExpression: "TickAndDebounce.State()",
-    baseline: { State() }, recordClients: { _, _ in }, testImports: [])
+    baseline: { State() }, recordClients: { _, _ in }, testImports: { _ in [] })
 }
 
 @MainActor
@@ -474,7 +474,7 @@ struct WokenTick {
 
   static let recorded = RecordedFeature<State, Action>(
     name: "WokenTick", initialStateExpression: "WokenTick.State()", baseline: { State() },
-    recordClients: { _, _ in }, testImports: [])
+    recordClients: { _, _ in }, testImports: { _ in [] })
 }
 
 @MainActor

@@ -9,7 +9,7 @@ import ComposableArchitecture
 ///   public static let recorded = RecordedFeature<State, Action>(
 ///     name: "AppFeature", initialStateExpression: "AppFeature.State()",
 ///     baseline: { baselineState() }, recordClients: recordClients,
-///     testImports: ["AppFeature", "CounterFeature", …])
+///     testImports: { record in ["AppFeature", "CounterFeature", …] })
 /// }
 /// ```
 public struct RecordedFeature<State, Action>: Sendable {
@@ -24,15 +24,17 @@ public struct RecordedFeature<State, Action>: Sendable {
   /// Wraps the feature's clients so that a recording keeps their answers
   /// (`DependencyTape.record(_:arguments:_:)`).
   public var recordClients: @Sendable (inout DependencyValues, DependencyTape) -> Void
-  /// The modules a test written from a record imports (`@testable`).
-  public var testImports: [String]
+  /// The modules a test written from a record imports (`@testable`): those of the types the
+  /// record's state holds, so that a feature added after the session was recorded does not change
+  /// the test written from it.
+  public var testImports: @Sendable (SessionRecord) -> [String]
 
   public init(
     name: String,
     initialStateExpression: String?,
     baseline: @escaping @Sendable () -> State?,
     recordClients: @escaping @Sendable (inout DependencyValues, DependencyTape) -> Void,
-    testImports: [String]
+    testImports: @escaping @Sendable (SessionRecord) -> [String]
   ) {
     self.name = name
     self.initialStateExpression = initialStateExpression

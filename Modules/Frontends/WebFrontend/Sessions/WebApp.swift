@@ -428,7 +428,7 @@ where Root.State: Sendable, Root.Action: Sendable {
   func record() async throws(APIError) -> SessionRecordWithImports {
     guard let recorded, let record = await Self.record(store, recorded: recorded, driver: self)
     else { throw APIError.notRecording }
-    return SessionRecordWithImports(record: record, testImports: recorded.testImports)
+    return SessionRecordWithImports(record: record, testImports: recorded.testImports(record))
   }
 
   func recordSteps(after count: Int) async throws(APIError) -> String {

@@ -10,3 +10,10 @@
 @_exported import IssueReporting
 @_exported import Observation
 @_exported import Sharing
+
+#if canImport(FoundationNetworking)
+  // On Linux `URLSession`, `URLRequest` and `URLResponse` live in FoundationNetworking, not in
+  // Foundation: a feature or a test written against the reference library on Apple's systems
+  // reaches them without importing it, so it compiles here unedited.
+  @_exported import FoundationNetworking
+#endif

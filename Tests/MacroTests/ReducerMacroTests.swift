@@ -137,7 +137,7 @@ struct ReducerMacroTests {
         init(_$recorded value: ComposableArchitecture.RecordedValue) throws {
         let fields = try ComposableArchitecture.RecordDecoding.fields(of: value, type: "Settings.State")
         _ = fields
-        self.name = try ComposableArchitecture.RecordDecoding.field("name", in: fields)
+        self.name = try ComposableArchitecture.RecordDecoding.field("name", in: fields, default: "")
         }
 
         mutating func _$patch(
@@ -648,9 +648,9 @@ struct ObservableStateMacroTests {
         init(_$recorded value: ComposableArchitecture.RecordedValue) throws {
         let fields = try ComposableArchitecture.RecordDecoding.fields(of: value, type: "State")
         _ = fields
-        self.count = try ComposableArchitecture.RecordDecoding.field("count", in: fields)
+        self.count = try ComposableArchitecture.RecordDecoding.field("count", in: fields, default: 0)
         self.id = try ComposableArchitecture.RecordDecoding.field("id", in: fields)
-        self.scratch = try ComposableArchitecture.RecordDecoding.field("scratch", in: fields)
+        self.scratch = try ComposableArchitecture.RecordDecoding.field("scratch", in: fields, default: 0)
         self.destination = try ComposableArchitecture.RecordDecoding.field("destination", in: fields)
         }
 

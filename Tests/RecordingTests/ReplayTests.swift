@@ -161,6 +161,46 @@ struct IncrementsByTwo {
     #expect(report2.divergence?.message.contains("removedField") == true, "\(report2)")
   }
 
+  /// Seeded: one to four fields of the states that the session never touched, chosen at random,
+  /// are taken out of the sample as if the app had gained them after the session was recorded. The replay must reproduce every
+  /// step, whatever they are; a field the app does not have, added at random to the start,
+  /// must be named at step 0.
+  @Test(arguments: 1...20 as ClosedRange<UInt64>)
+  func aRecordWithoutFieldsTheAppGainedSinceReplaysExactly(seed: UInt64) async throws {
+    var random = SplitMix(seed)
+    let sample = try sampleRecord()
+    let fields = fieldsTheSampleNeverTouched(sample)
+    #expect(fields.count >= 10, "\(fields)")
+    let chosen = Array(
+      fields.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)))
+    var record = sample
+    func strip(_ value: RecordedValue) -> RecordedValue {
+      chosen.reduce(value) { removingField($1[1], of: $1[0], from: $0) }
+    }
+    record.initialState = strip(record.initialState)
+    record.baseline = record.baseline.map(strip)
+    for index in record.steps.indices {
+      record.steps[index].state = strip(record.steps[index].state)
+    }
+    let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
+    #expect(report.divergence == nil, "without \(chosen): \(report)")
+    #expect(report.reproduced == 58, "without \(chosen)")
+
+    // The other way round: a field the record has and the app has not.
+    guard case .structure(let type, var start, let isState) = record.initialState else {
+      Issue.record("the start is not a struct")
+      return
+    }
+    let lost = "lostField\(seed)"
+    start.insert(
+      .init(lost, .integer("\(seed)")), at: Int.random(in: 0...start.count, using: &random))
+    record.initialState = .structure(type: type, fields: start, isState: isState)
+    let diverged = await SessionReplay.replay(
+      record, of: AppFeature.recorded, reducer: AppFeature())
+    #expect(diverged.divergence?.step == 0, "without \(chosen)")
+    #expect(diverged.divergence?.message.contains(lost) == true, "\(diverged)")
+  }
+
   @Test func aStartStateTodaysStateCannotHoldIsReportedAsStepZero() async throws {
     var record = try sampleRecord()
     guard case .structure(let type, var fields, let isState) = record.initialState else {
@@ -216,6 +256,58 @@ func sampleRecordedBeforeTheseFields() throws -> SessionRecord {
     record.steps[index].state = strip(record.steps[index].state)
   }
   return record
+}
+
+/// A small seeded generator (SplitMix64), so that a failing seed fails again.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(_ seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Every field of the observable states in `values` (type, label), identities aside, with each
+/// value it has there.
+func stateFieldValues(in values: [RecordedValue]) -> [[String]: [RecordedValue]] {
+  var found: [[String]: [RecordedValue]] = [:]
+  func walk(_ value: RecordedValue) {
+    switch value {
+    case .structure(let type, let fields, let isState):
+      for field in fields {
+        if isState && field.label != "id" {
+          found[[type, field.label], default: []].append(field.value)
+        }
+        walk(field.value)
+      }
+    case .enumeration(_, let fields), .tuple(let fields):
+      for field in fields { walk(field.value) }
+    case .shared(let inner, _): walk(inner)
+    case .array(let values), .identified(let values):
+      for value in values { walk(value) }
+    case .stack(let entries):
+      for entry in entries { walk(entry.element) }
+    default: break
+    }
+  }
+  for value in values { walk(value) }
+  return found
+}
+
+/// The fields of the sample's states that look as a field added to the app after the session
+/// would: the session never changed them, and they hold what today's app starts with.
+func fieldsTheSampleNeverTouched(_ record: SessionRecord) -> [[String]] {
+  let recorded = stateFieldValues(in: [record.initialState] + record.steps.map(\.state))
+  let initial = stateFieldValues(in: [RecordedValue(reflecting: AppFeature.baselineState())])
+  return recorded.filter { field, values in
+    let all = values + (initial[field] ?? [])
+    return all.allSatisfy { $0 == all[0] }
+  }
+  .keys.sorted { $0.lexicographicallyPrecedes($1) }
 }
 
 @Suite struct RecordDecodingTests {

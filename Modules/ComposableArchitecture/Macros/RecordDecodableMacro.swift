@@ -149,6 +149,9 @@ enum RecordDecodableExpansion {
     var isFixed: Bool
     /// Tracked by `@ObservableState` (a binding can set it).
     var isTracked: Bool
+    /// The value its declaration gives it (`= 0`), when the initializer assigns the property
+    /// itself (not a wrapper): what a record made before the field existed builds it with.
+    var initialValue: String? = nil
   }
 
   static func storedProperties(_ declaration: some DeclGroupSyntax) -> [Property] {
@@ -178,8 +181,47 @@ enum RecordDecodableExpansion {
       return Property(
         name: name, storage: wrapped ? "_\(name)" : name, isConstant: isLet,
         isFixed: isLet && binding.initializer != nil,
-        isTracked: ObservableStateMacro.isTrackable(variable))
+        isTracked: ObservableStateMacro.isTrackable(variable),
+        initialValue: wrapped || isLet
+          ? nil
+          : binding.initializer.flatMap {
+            isSelfContained($0.value) ? $0.value.trimmedDescription : nil
+          })
     }
+  }
+
+  /// Whether an initial value means the same wherever it is written — a literal, `.member` or
+  /// `.init()` of the property's own type — so that `init(_$recorded:)`, in an extension, can
+  /// use it. (A name the declaration reaches through its scope may not be reachable there.)
+  static func isSelfContained(_ expression: ExprSyntax) -> Bool {
+    if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+      || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
+    {
+      return true
+    }
+    if let string = expression.as(StringLiteralExprSyntax.self) {
+      return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+    }
+    if let prefix = expression.as(PrefixOperatorExprSyntax.self) {
+      return prefix.operator.text == "-" && isSelfContained(prefix.expression)
+    }
+    if let array = expression.as(ArrayExprSyntax.self) {
+      return array.elements.allSatisfy { isSelfContained($0.expression) }
+    }
+    if let dictionary = expression.as(DictionaryExprSyntax.self) {
+      guard case .elements(let elements) = dictionary.content else { return true }
+      return elements.allSatisfy { isSelfContained($0.key) && isSelfContained($0.value) }
+    }
+    if let member = expression.as(MemberAccessExprSyntax.self) {
+      return member.base == nil
+    }
+    if let call = expression.as(FunctionCallExprSyntax.self),
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+    {
+      return member.base == nil && call.arguments.allSatisfy { isSelfContained($0.expression) }
+        && call.trailingClosure == nil
+    }
+    return false
   }
 
   /// `init(_$recorded:)` of a struct: every stored property that an initializer may set, from
@@ -187,8 +229,10 @@ enum RecordDecodableExpansion {
   static func structInit(_ declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol)
     -> String
   {
-    let assignments = storedProperties(declaration).filter { !$0.isFixed }.map {
-      "self.\($0.storage) = try \(module).RecordDecoding.field(\"\($0.name)\", in: fields)"
+    let assignments = storedProperties(declaration).filter { !$0.isFixed }.map { property in
+      let initial = property.initialValue.map { ", default: \($0)" } ?? ""
+      return "self.\(property.storage) = try \(module).RecordDecoding.field("
+        + "\"\(property.name)\", in: fields\(initial))"
     }
     return """
       \(access(declaration))init(_$recorded value: \(module).RecordedValue) throws {

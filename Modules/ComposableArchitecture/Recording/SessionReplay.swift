@@ -1,4 +1,4 @@
-import ComposableArchitecture
+@_spi(Internals) import ComposableArchitecture
 import Foundation
 
 /// Replays a recorded session against today's reducer and says whether it still goes the same
@@ -91,6 +91,9 @@ public enum SessionReplay {
       // Nothing live: every client answers from the record (one the record does not wrap is
       // unimplemented, and says so when called).
       $0.context = .test
+      // Stack ids from 0, as the recorded app's were: not the test context's generator, which
+      // other stores of the same test share.
+      $0.stackElementID = StackElementIDGenerator()
       prepareDependencies(&$0)
       $0.continuousClock = clock
     }

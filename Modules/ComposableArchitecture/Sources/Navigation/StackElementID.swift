@@ -49,7 +49,7 @@ extension StackElementID: ExpressibleByIntegerLiteral {
     init(_ value: Int) { self.value = Mutex(value) }
   }
 
-  init(startingAt generation: Int = 0) {
+  package init(startingAt generation: Int = 0) {
     self.counter = Counter(generation)
   }
 

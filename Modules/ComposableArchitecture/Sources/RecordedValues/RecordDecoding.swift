@@ -149,10 +149,23 @@ public enum RecordDecoding {
   }
 
   /// The field `label` of a recorded struct, as the type the assignment it is used in expects.
+  /// A record made before the struct had an optional field gives `nil` for it.
   public static func field<T>(_ label: String, in fields: [RecordedValue.Field]) throws -> T {
     guard let field = fields.first(where: { $0.label == label }) else {
+      if let optional = T.self as? any ExpressibleByNilLiteral.Type {
+        return optional.init(nilLiteral: ()) as! T
+      }
       throw RecordDecodingError("the record has no field \(label)")
     }
+    return try at(label) { try decode(T.self, from: field.value) }
+  }
+
+  /// The field `label` of a recorded struct, or `initial` — the value its declaration gives it —
+  /// when the record was made before the struct had the field.
+  public static func field<T>(
+    _ label: String, in fields: [RecordedValue.Field], default initial: @autoclosure () -> T
+  ) throws -> T {
+    guard let field = fields.first(where: { $0.label == label }) else { return initial() }
     return try at(label) { try decode(T.self, from: field.value) }
   }
 

@@ -150,7 +150,9 @@ def server_with_a_full_file_refuses_and_loses_nothing(folder):
 
 
 def tmux(*arguments):
-    return subprocess.run(["tmux", *arguments], capture_output=True, text=True)
+    # The same private tmux server as the other terminal tests (terminal.py).
+    return subprocess.run(["tmux", "-L", f"app-e2e-{os.getpid()}", "-f", "/dev/null", *arguments],
+                          capture_output=True, text=True)
 
 
 def wait_for_screen(*texts, timeout=20):

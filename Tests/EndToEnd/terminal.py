@@ -1,12 +1,19 @@
 """A program running in a real pseudo-terminal through tmux: start it, read its screen, press
 keys, wait for text. Shared by the end-to-end tests of the terminal executables."""
 
+import os
 import subprocess
 import time
 
+# A tmux server of this test process alone, without the user's configuration: another tmux user
+# of the machine (a developer's sessions, another test run) neither sees these sessions nor can
+# take the server away between a test's `kill-session` and its `new-session`.
+SOCKET = f"app-e2e-{os.getpid()}"
+
 
 def tmux(*arguments):
-    return subprocess.run(["tmux", *arguments], capture_output=True, text=True)
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *arguments],
+                          capture_output=True, text=True)
 
 
 class Pane:

@@ -201,6 +201,26 @@ struct IncrementsByTwo {
     #expect(diverged.divergence?.message.contains(lost) == true, "\(diverged)")
   }
 
+  /// The session started with a counter of its own id, which the baseline (a counter with id 0)
+  /// does not have: it is built from the record, and a field `Counter.State` gained since — one
+  /// whose declaration gives no initial value — takes the value today's baseline counter has.
+  @Test func aValueTheSessionStartedWithGetsTheFieldsItsTypeGainedSince() async throws {
+    var record = try sampleRecord()
+    func strip(_ value: RecordedValue) -> RecordedValue {
+      removingField(
+        "isRandomNumberRequestInFlight", of: "Counter.State",
+        from: removingField("isTimerOn", of: "Counter.State", from: value))
+    }
+    record.initialState = strip(record.initialState)
+    record.baseline = record.baseline.map(strip)
+    for index in record.steps.indices {
+      record.steps[index].state = strip(record.steps[index].state)
+    }
+    let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
+    #expect(report.divergence == nil, "\(report)")
+    #expect(report.reproduced == 58)
+  }
+
   @Test func aStartStateTodaysStateCannotHoldIsReportedAsStepZero() async throws {
     var record = try sampleRecord()
     guard case .structure(let type, var fields, let isState) = record.initialState else {

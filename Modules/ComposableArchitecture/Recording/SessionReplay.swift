@@ -228,7 +228,12 @@ public enum SessionReplay {
     var state: State
     do {
       if let recordedBaseline = record.baseline, var baseline = feature.baseline() {
-        for change in RecordedValue.changes(from: recordedBaseline, to: record.initialState)
+        // A value the session started with and the baseline lacks (a counter with an id of its
+        // own) is built from the record; fields added to its type since take today's values.
+        let templates = RecordedValue(reflecting: baseline).structTemplates
+        for change in RecordedValue.changes(
+          from: recordedBaseline.fillingFields(from: templates),
+          to: record.initialState.fillingFields(from: templates))
         where !change.isReadOnlyShare {
           try RecordDecoding.patch(&baseline, with: change)
         }
@@ -263,7 +268,9 @@ public enum SessionReplay {
       return try RecordDecoding.decode(State.self, from: recorded)
     } catch let whole {
       guard var baseline = feature.baseline() else { throw whole }
-      let today = RecordedValue(reflecting: baseline).keepingFields(of: recorded)
+      let reflected = RecordedValue(reflecting: baseline)
+      let recorded = recorded.fillingFields(from: reflected.structTemplates)
+      let today = reflected.keepingFields(of: recorded)
       // If the baseline cannot take the record either, its reason is the one to give: the
       // record has something the app no longer has.
       for change in RecordedValue.changes(from: today, to: recorded)
@@ -450,6 +457,60 @@ extension RecordedValue {
         })
     default:
       return self
+    }
+  }
+
+  /// The first value of each struct type in this value (today's baseline): where a field the
+  /// app gained since a record was made takes its value from.
+  public var structTemplates: [String: [Field]] {
+    var templates: [String: [Field]] = [:]
+    func walk(_ value: RecordedValue) {
+      switch value {
+      case .structure(let type, let fields, _):
+        if templates[type] == nil { templates[type] = fields }
+        for field in fields { walk(field.value) }
+      case .enumeration(_, let fields), .tuple(let fields):
+        for field in fields { walk(field.value) }
+      case .shared(let inner, _): walk(inner)
+      case .array(let values), .identified(let values):
+        for value in values { walk(value) }
+      case .stack(let entries):
+        for entry in entries { walk(entry.element) }
+      default: break
+      }
+    }
+    walk(self)
+    return templates
+  }
+
+  /// This value (a record's) with each struct's missing fields — fields its type gained after
+  /// the record was made — taken from the same type's value in `templates`, so that it can be
+  /// built as today's type. The fields it has are kept as they are.
+  public func fillingFields(from templates: [String: [Field]]) -> RecordedValue {
+    switch self {
+    case .structure(let type, let fields, let isState):
+      var filled = fields.map { Field($0.label, $0.value.fillingFields(from: templates)) }
+      for field in templates[type] ?? [] where !fields.contains(where: { $0.label == field.label })
+      {
+        filled.append(field)
+      }
+      return .structure(type: type, fields: filled, isState: isState)
+    case .enumeration(let name, let payload):
+      return .enumeration(
+        name: name,
+        payload: payload.map { Field($0.label, $0.value.fillingFields(from: templates)) }
+      )
+    case .tuple(let fields):
+      return .tuple(fields.map { Field($0.label, $0.value.fillingFields(from: templates)) })
+    case .shared(let inner, let readOnly):
+      return .shared(inner.fillingFields(from: templates), readOnly: readOnly)
+    case .array(let values): return .array(values.map { $0.fillingFields(from: templates) })
+    case .identified(let values):
+      return .identified(values.map { $0.fillingFields(from: templates) })
+    case .stack(let entries):
+      return .stack(
+        entries.map { StackEntry(id: $0.id, element: $0.element.fillingFields(from: templates)) })
+    default: return self
     }
   }
 

@@ -149,22 +149,16 @@ struct IncrementsByTwo {
     #expect(divergence.message.contains("− recorded, + replayed"))
     #expect(divergence.message.contains("count: 2"), "a TestStore-style difference")
     // A field the record has and the app lost is still named, new fields or not.
-    var lost = record
-    guard case .structure(let type, var fields, let isState) = lost.initialState else {
-      Issue.record("the start is not a struct")
-      return
-    }
-    fields.append(.init("removedField", .bool(true)))
-    lost.initialState = .structure(type: type, fields: fields, isState: isState)
+    let lost = try record.withStartField("removedField", .bool(true))
     let report2 = await SessionReplay.replay(lost, of: AppFeature.recorded, reducer: AppFeature())
     #expect(report2.divergence?.step == 0)
     #expect(report2.divergence?.message.contains("removedField") == true, "\(report2)")
   }
 
   /// Seeded: one to four fields of the states that the session never touched, chosen at random,
-  /// are taken out of the sample as if the app had gained them after the session was recorded. The replay must reproduce every
-  /// step, whatever they are; a field the app does not have, added at random to the start,
-  /// must be named at step 0.
+  /// are taken out of the sample as if the app had gained them after the session was recorded.
+  /// The replay must reproduce every step, whatever they are; a field the app does not have,
+  /// added at random to the start, must be named at step 0.
   @Test(arguments: 1...20 as ClosedRange<UInt64>)
   func aRecordWithoutFieldsTheAppGainedSinceReplaysExactly(seed: UInt64) async throws {
     var random = SplitMix(seed)
@@ -173,30 +167,18 @@ struct IncrementsByTwo {
     #expect(fields.count >= 10, "\(fields)")
     let chosen = Array(
       fields.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)))
-    var record = sample
-    func strip(_ value: RecordedValue) -> RecordedValue {
-      chosen.reduce(value) { removingField($1[1], of: $1[0], from: $0) }
-    }
-    record.initialState = strip(record.initialState)
-    record.baseline = record.baseline.map(strip)
-    for index in record.steps.indices {
-      record.steps[index].state = strip(record.steps[index].state)
-    }
+    let record = sample.without(chosen)
     let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
     #expect(report.divergence == nil, "without \(chosen): \(report)")
     #expect(report.reproduced == 58, "without \(chosen)")
 
     // The other way round: a field the record has and the app has not.
-    guard case .structure(let type, var start, let isState) = record.initialState else {
-      Issue.record("the start is not a struct")
-      return
-    }
     let lost = "lostField\(seed)"
-    start.insert(
-      .init(lost, .integer("\(seed)")), at: Int.random(in: 0...start.count, using: &random))
-    record.initialState = .structure(type: type, fields: start, isState: isState)
     let diverged = await SessionReplay.replay(
-      record, of: AppFeature.recorded, reducer: AppFeature())
+      try record.withStartField(lost, .integer("\(seed)")) {
+        Int.random(in: 0...$0, using: &random)
+      },
+      of: AppFeature.recorded, reducer: AppFeature())
     #expect(diverged.divergence?.step == 0, "without \(chosen)")
     #expect(diverged.divergence?.message.contains(lost) == true, "\(diverged)")
   }
@@ -205,30 +187,16 @@ struct IncrementsByTwo {
   /// does not have: it is built from the record, and a field `Counter.State` gained since — one
   /// whose declaration gives no initial value — takes the value today's baseline counter has.
   @Test func aValueTheSessionStartedWithGetsTheFieldsItsTypeGainedSince() async throws {
-    var record = try sampleRecord()
-    func strip(_ value: RecordedValue) -> RecordedValue {
-      removingField(
-        "isRandomNumberRequestInFlight", of: "Counter.State",
-        from: removingField("isTimerOn", of: "Counter.State", from: value))
-    }
-    record.initialState = strip(record.initialState)
-    record.baseline = record.baseline.map(strip)
-    for index in record.steps.indices {
-      record.steps[index].state = strip(record.steps[index].state)
-    }
+    let record = try sampleRecord().without([
+      ["Counter.State", "isTimerOn"], ["Counter.State", "isRandomNumberRequestInFlight"],
+    ])
     let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
     #expect(report.divergence == nil, "\(report)")
     #expect(report.reproduced == 58)
   }
 
   @Test func aStartStateTodaysStateCannotHoldIsReportedAsStepZero() async throws {
-    var record = try sampleRecord()
-    guard case .structure(let type, var fields, let isState) = record.initialState else {
-      Issue.record("the start is not a struct")
-      return
-    }
-    fields.append(.init("removedField", .bool(true)))
-    record.initialState = .structure(type: type, fields: fields, isState: isState)
+    let record = try sampleRecord().withStartField("removedField", .bool(true))
     let report = await SessionReplay.replay(record, of: AppFeature.recorded, reducer: AppFeature())
     let divergence = try #require(report.divergence)
     #expect(divergence.step == 0)
@@ -237,45 +205,46 @@ struct IncrementsByTwo {
   }
 }
 
-/// `value` as a record made before the app had the field `label` of `type` would have it.
-func removingField(_ label: String, of type: String, from value: RecordedValue) -> RecordedValue {
-  func strip(_ fields: [RecordedValue.Field]) -> [RecordedValue.Field] {
-    fields.map { .init($0.label, removingField(label, of: type, from: $0.value)) }
+extension SessionRecord {
+  /// This record as an app without the fields `fields` (each `[type, label]`) would have made
+  /// it: they are taken out of every recorded state, the start and the baseline included.
+  func without(_ fields: [[String]]) -> SessionRecord {
+    func strip(_ value: RecordedValue) -> RecordedValue {
+      let inner = value.mappingChildren(strip)
+      guard case .structure(let type, let kept, let isState) = inner else { return inner }
+      return .structure(
+        type: type, fields: kept.filter { !fields.contains([type, $0.label]) }, isState: isState)
+    }
+    var record = self
+    record.initialState = strip(record.initialState)
+    record.baseline = record.baseline.map(strip)
+    for index in record.steps.indices {
+      record.steps[index].state = strip(record.steps[index].state)
+    }
+    return record
   }
-  switch value {
-  case .structure(let name, let fields, let isState):
-    return .structure(
-      type: name, fields: strip(fields.filter { name != type || $0.label != label }),
-      isState: isState)
-  case .enumeration(let name, let payload): return .enumeration(name: name, payload: strip(payload))
-  case .tuple(let fields): return .tuple(strip(fields))
-  case .shared(let inner, let readOnly):
-    return .shared(removingField(label, of: type, from: inner), readOnly: readOnly)
-  case .array(let values): return .array(values.map { removingField(label, of: type, from: $0) })
-  case .identified(let values):
-    return .identified(values.map { removingField(label, of: type, from: $0) })
-  case .stack(let entries):
-    return .stack(
-      entries.map { .init(id: $0.id, element: removingField(label, of: type, from: $0.element)) })
-  default: return value
+
+  /// This record with a field the app does not have in its start state, placed by `position`
+  /// (given the number of fields; at the end unless said).
+  func withStartField(
+    _ label: String, _ value: RecordedValue, at position: (Int) -> Int = { $0 }
+  ) throws -> SessionRecord {
+    guard case .structure(let type, var fields, let isState) = initialState else {
+      throw RecordDecodingError("the start is not a struct")
+    }
+    fields.insert(.init(label, value), at: position(fields.count))
+    var record = self
+    record.initialState = .structure(type: type, fields: fields, isState: isState)
+    return record
   }
 }
 
 /// The sample as it would have been recorded before the app had Episodes (a feature added since)
 /// and before Settings had its haptic feedback switch (a field added to a state).
 func sampleRecordedBeforeTheseFields() throws -> SessionRecord {
-  var record = try sampleRecord()
-  func strip(_ value: RecordedValue) -> RecordedValue {
-    removingField(
-      "isHapticFeedbackEnabled", of: "Settings.State",
-      from: removingField("episodes", of: "AppFeature.State", from: value))
-  }
-  record.initialState = strip(record.initialState)
-  record.baseline = record.baseline.map(strip)
-  for index in record.steps.indices {
-    record.steps[index].state = strip(record.steps[index].state)
-  }
-  return record
+  try sampleRecord().without([
+    ["AppFeature.State", "episodes"], ["Settings.State", "isHapticFeedbackEnabled"],
+  ])
 }
 
 /// A small seeded generator (SplitMix64), so that a failing seed fails again.
@@ -296,23 +265,12 @@ struct SplitMix: RandomNumberGenerator {
 func stateFieldValues(in values: [RecordedValue]) -> [[String]: [RecordedValue]] {
   var found: [[String]: [RecordedValue]] = [:]
   func walk(_ value: RecordedValue) {
-    switch value {
-    case .structure(let type, let fields, let isState):
-      for field in fields {
-        if isState && field.label != "id" {
-          found[[type, field.label], default: []].append(field.value)
-        }
-        walk(field.value)
+    if case .structure(let type, let fields, true) = value {
+      for field in fields where field.label != "id" {
+        found[[type, field.label], default: []].append(field.value)
       }
-    case .enumeration(_, let fields), .tuple(let fields):
-      for field in fields { walk(field.value) }
-    case .shared(let inner, _): walk(inner)
-    case .array(let values), .identified(let values):
-      for value in values { walk(value) }
-    case .stack(let entries):
-      for entry in entries { walk(entry.element) }
-    default: break
     }
+    for child in value.children { walk(child) }
   }
   for value in values { walk(value) }
   return found

@@ -460,24 +460,49 @@ extension RecordedValue {
     }
   }
 
+  /// The values this one holds directly: a struct's, a case's or a tuple's fields, a shared
+  /// value, the elements of an array, an identified array or a stack. (Dictionaries, alerts and
+  /// errors are leaves here.)
+  public var children: [RecordedValue] {
+    switch self {
+    case .structure(_, let fields, _), .enumeration(_, let fields), .tuple(let fields):
+      fields.map(\.value)
+    case .shared(let value, _): [value]
+    case .array(let values), .identified(let values): values
+    case .stack(let entries): entries.map(\.element)
+    default: []
+    }
+  }
+
+  /// This value with each of its ``children`` replaced by `transform` of it, labels, ids and
+  /// types kept.
+  public func mappingChildren(_ transform: (RecordedValue) -> RecordedValue) -> RecordedValue {
+    func fields(_ fields: [Field]) -> [Field] {
+      fields.map { Field($0.label, transform($0.value)) }
+    }
+    return switch self {
+    case .structure(let type, let fieldList, let isState):
+      .structure(type: type, fields: fields(fieldList), isState: isState)
+    case .enumeration(let name, let payload): .enumeration(name: name, payload: fields(payload))
+    case .tuple(let fieldList): .tuple(fields(fieldList))
+    case .shared(let value, let readOnly): .shared(transform(value), readOnly: readOnly)
+    case .array(let values): .array(values.map(transform))
+    case .identified(let values): .identified(values.map(transform))
+    case .stack(let entries):
+      .stack(entries.map { StackEntry(id: $0.id, element: transform($0.element)) })
+    default: self
+    }
+  }
+
   /// The first value of each struct type in this value (today's baseline): where a field the
   /// app gained since a record was made takes its value from.
   public var structTemplates: [String: [Field]] {
     var templates: [String: [Field]] = [:]
     func walk(_ value: RecordedValue) {
-      switch value {
-      case .structure(let type, let fields, _):
-        if templates[type] == nil { templates[type] = fields }
-        for field in fields { walk(field.value) }
-      case .enumeration(_, let fields), .tuple(let fields):
-        for field in fields { walk(field.value) }
-      case .shared(let inner, _): walk(inner)
-      case .array(let values), .identified(let values):
-        for value in values { walk(value) }
-      case .stack(let entries):
-        for entry in entries { walk(entry.element) }
-      default: break
+      if case .structure(let type, let fields, _) = value, templates[type] == nil {
+        templates[type] = fields
       }
+      for child in value.children { walk(child) }
     }
     walk(self)
     return templates
@@ -487,53 +512,20 @@ extension RecordedValue {
   /// the record was made — taken from the same type's value in `templates`, so that it can be
   /// built as today's type. The fields it has are kept as they are.
   public func fillingFields(from templates: [String: [Field]]) -> RecordedValue {
-    switch self {
-    case .structure(let type, let fields, let isState):
-      var filled = fields.map { Field($0.label, $0.value.fillingFields(from: templates)) }
-      for field in templates[type] ?? [] where !fields.contains(where: { $0.label == field.label })
-      {
-        filled.append(field)
-      }
-      return .structure(type: type, fields: filled, isState: isState)
-    case .enumeration(let name, let payload):
-      return .enumeration(
-        name: name,
-        payload: payload.map { Field($0.label, $0.value.fillingFields(from: templates)) }
-      )
-    case .tuple(let fields):
-      return .tuple(fields.map { Field($0.label, $0.value.fillingFields(from: templates)) })
-    case .shared(let inner, let readOnly):
-      return .shared(inner.fillingFields(from: templates), readOnly: readOnly)
-    case .array(let values): return .array(values.map { $0.fillingFields(from: templates) })
-    case .identified(let values):
-      return .identified(values.map { $0.fillingFields(from: templates) })
-    case .stack(let entries):
-      return .stack(
-        entries.map { StackEntry(id: $0.id, element: $0.element.fillingFields(from: templates)) })
-    default: return self
+    let filled = mappingChildren { $0.fillingFields(from: templates) }
+    guard case .structure(let type, var fields, let isState) = filled else { return filled }
+    for field in templates[type] ?? [] where !fields.contains(where: { $0.label == field.label }) {
+      fields.append(field)
     }
+    return .structure(type: type, fields: fields, isState: isState)
   }
 
   /// The value with what `SharedReader`s read left out: a reader follows the value it reads,
   /// which is compared where it is written, and a record keeps a reader projected from another
   /// reference (`$a.b`) with its latest value, not the value at each step.
   var withoutReaders: RecordedValue {
-    switch self {
-    case .shared(_, readOnly: true): .shared(.null, readOnly: true)
-    case .shared(let value, readOnly: false): .shared(value.withoutReaders, readOnly: false)
-    case .structure(let type, let fields, let isState):
-      .structure(
-        type: type, fields: fields.map { Field($0.label, $0.value.withoutReaders) },
-        isState: isState)
-    case .enumeration(let name, let payload):
-      .enumeration(name: name, payload: payload.map { Field($0.label, $0.value.withoutReaders) })
-    case .array(let values): .array(values.map(\.withoutReaders))
-    case .identified(let values): .identified(values.map(\.withoutReaders))
-    case .stack(let entries):
-      .stack(entries.map { StackEntry(id: $0.id, element: $0.element.withoutReaders) })
-    case .tuple(let fields): .tuple(fields.map { Field($0.label, $0.value.withoutReaders) })
-    default: self
-    }
+    if case .shared(_, readOnly: true) = self { return .shared(.null, readOnly: true) }
+    return mappingChildren(\.withoutReaders)
   }
 }
 

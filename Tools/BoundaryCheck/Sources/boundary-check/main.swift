@@ -33,26 +33,26 @@ if arguments.contains("-h") || arguments.contains("--help") {
     """)
   exit(0)
 }
-let printsModuleGraph = arguments.contains("--module-graph")
-arguments.removeAll { $0 == "--module-graph" }
-var sourcesRoot: URL?
-if let index = arguments.firstIndex(of: "--sources") {
-  guard index + 1 < arguments.count else {
-    fail("--sources needs the repository's root", status: 2)
-  }
-  sourcesRoot = URL(fileURLWithPath: arguments[index + 1])
-  arguments.removeSubrange(index...(index + 1))
+/// Takes `flag` out of the arguments: whether it was there.
+@MainActor func takeFlag(_ flag: String) -> Bool {
+  defer { arguments.removeAll { $0 == flag } }
+  return arguments.contains(flag)
 }
-var compositionRoot: URL?
-if let index = arguments.firstIndex(of: "--compose") {
+
+/// Takes `option` and the folder after it out of the arguments.
+@MainActor func takeFolder(_ option: String) -> URL? {
+  guard let index = arguments.firstIndex(of: option) else { return nil }
   guard index + 1 < arguments.count else {
-    fail("--compose needs the repository's root", status: 2)
+    fail("\(option) needs the repository's root", status: 2)
   }
-  compositionRoot = URL(fileURLWithPath: arguments[index + 1])
-  arguments.removeSubrange(index...(index + 1))
+  defer { arguments.removeSubrange(index...(index + 1)) }
+  return URL(fileURLWithPath: arguments[index + 1])
 }
-let writesComposition = arguments.contains("--write")
-arguments.removeAll { $0 == "--write" }
+
+let printsModuleGraph = takeFlag("--module-graph")
+let sourcesRoot = takeFolder("--sources")
+let compositionRoot = takeFolder("--compose")
+let writesComposition = takeFlag("--write")
 guard arguments.count <= 1 else {
   fail("expected at most one argument, the dump-package JSON file", status: 2)
 }

@@ -107,7 +107,8 @@ let featureTargets: [Target] = features.flatMap { feature -> [Target] in
       name: feature.module, dependencies: ["ComposableArchitecture"] + uses,
       path: "Modules/Features/\(feature.module)"),
     .testTarget(
-      name: feature.module + "Tests", dependencies: [.byName(name: feature.module)] + uses,
+      name: feature.module + "Tests",
+      dependencies: [.byName(name: feature.module), "ComposableArchitecture"] + uses,
       path: "Tests/\(feature.module)Tests"),
   ]
     + feature.frontEnds.map { frontEnd in
@@ -592,7 +593,10 @@ let package = Package(
     ),
     .testTarget(
       name: "AppFeatureTests",
-      dependencies: ["AppFeature", "FavoriteClient", "SettingsClient"],
+      dependencies: unique(
+        ["AppFeature", "ComposableArchitecture"] + featureModules + featureUses
+          + ["FavoriteClient", "SettingsClient"]
+      ).map(byName),
       path: "Tests/AppFeatureTests"
     ),
     // Recording a session and writing it as a test; the committed sample record and the test
@@ -600,7 +604,8 @@ let package = Package(
     .testTarget(
       name: "RecordingTests",
       dependencies: [
-        "AppFeature", "AppRecording", "ComposableRecording", "SessionTestWriter", "CounterFeature",
+        "AppFeature", "AppRecording", "ComposableArchitecture", "ComposableRecording",
+        "SessionTestWriter", "CounterFeature",
         "EpisodesFeature",
         "FavoritingFeature", "SearchFeature", "SettingsFeature", "FactClient", "FavoriteClient",
         "RandomNumberClient", "SettingsClient", "WeatherClient",
@@ -611,7 +616,8 @@ let package = Package(
     .testTarget(
       name: "TerminalFrontendTests",
       dependencies: [
-        "TerminalFrontend", "AppTerminal", "AppFeature", "ComposableRecording", "CounterFeature",
+        "TerminalFrontend", "AppTerminal", "AppFeature", "ComposableArchitecture",
+        "ComposableRecording", "CounterFeature",
         "SearchFeature",
         "SettingsFeature", "EpisodesFeature", "SearchTerminal", "SettingsTerminal",
         "FavoriteClient",

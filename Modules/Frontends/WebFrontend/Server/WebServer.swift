@@ -1,5 +1,4 @@
 import ComposableArchitecture
-import EpisodesFeature
 import Foundation
 import Hummingbird
 import Logging

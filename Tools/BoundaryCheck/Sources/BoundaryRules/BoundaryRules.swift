@@ -29,9 +29,10 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 /// - a preview (`Apps/Previews/<name>`) depends on the runtime, features, client interfaces,
 ///   offline clients, front ends and adapters — never on a live client, the live plumbing or the
 ///   composition root;
-/// - a front end's core (`Modules/Frontends/<Name>`) knows no feature: it depends on the runtime
-///   and the configuration module only (not even a client interface: the executable hands it
-///   every client its sessions use);
+/// - a front end's core (`Modules/Frontends/<Name>`) knows no feature: it depends on the runtime,
+///   the session recording, the configuration module, support modules and other front-end
+///   modules only (not even a client interface: the executable hands it every client its
+///   sessions use);
 /// - an adapter (`Modules/Frontends/Adapters/…`) depends on the runtime, front-end cores, other
 ///   adapters, features, client interfaces and the configuration module;
 /// - a feature depends on the runtime, client interfaces and, where allowed, other features:
@@ -57,6 +58,20 @@ public struct BoundaryRules: Sendable {
     ]
   ) {
     self.allowedFeatureDependencies = allowedFeatureDependencies
+  }
+
+  /// `AppFeature` on any feature, `EpisodesFeature` on `FavoritingFeature`: the allowed
+  /// feature-to-feature edges in words, for messages and the module graph page.
+  public static func describe(_ allowed: [String: Set<String>]) -> String {
+    allowed.sorted {
+      ($0.value.contains("*") ? 0 : 1, $0.key) < ($1.value.contains("*") ? 0 : 1, $1.key)
+    }
+    .map { source, destinations in
+      destinations.contains("*")
+        ? "`\(source)` on any feature"
+        : "`\(source)` on " + destinations.sorted().map { "`\($0)`" }.joined(separator: ", ")
+    }
+    .joined(separator: ", ")
   }
 
   /// Every edge of `graph` that breaks a rule, in the order of the manifest.
@@ -144,6 +159,9 @@ public struct BoundaryRules: Sendable {
     }
     if destinationKind == .frontend || destinationKind == .frontendAdapter {
       if sourceKind == .frontendAdapter { return nil }
+      // A front end in layers (the web front end's JSON, HTTP, sessions, routes): one module
+      // of a front end's core on another; SwiftPM refuses a cycle between them.
+      if sourceKind == .frontend, destinationKind == .frontend { return nil }
       return "only the composition root, previews, adapters and tests may depend on a front end"
     }
     if destinationKind == .compositionRoot {
@@ -167,8 +185,8 @@ public struct BoundaryRules: Sendable {
       case .feature:
         let allowed = allowedFeatureDependencies[source] ?? []
         if allowed.contains("*") || allowed.contains(destination) { return nil }
-        return "a feature must not depend on another feature "
-          + "(only AppFeature may, and EpisodesFeature on FavoritingFeature)"
+        return "a feature must not depend on another feature (allowed: "
+          + Self.describe(allowedFeatureDependencies) + ")"
       default:
         return "a feature may depend only on the runtime, client interfaces and allowed "
           + "features (not on a \(destinationKind))"
@@ -206,8 +224,9 @@ public struct BoundaryRules: Sendable {
       case .runtime, .configuration, .other:
         return nil
       default:
-        return "a front end knows no feature: it may depend only on the runtime and the "
-          + "configuration module (not on a \(destinationKind))"
+        return "a front end knows no feature: it may depend only on the runtime, the session "
+          + "recording, the configuration module, support modules and other front-end modules "
+          + "(not on a \(destinationKind))"
       }
     case .frontendAdapter:
       switch destinationKind {

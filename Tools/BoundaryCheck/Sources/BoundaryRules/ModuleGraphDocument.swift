@@ -55,12 +55,14 @@ public struct ModuleGraphDocument: Sendable {
     Layer(
       name: "features", folder: "`Modules/Features/<Name>`",
       mayDependOn:
-        "the runtime, the vocabulary, client interfaces; `AppFeature` any feature, `EpisodesFeature` `FavoritingFeature`",
+        "the runtime, the vocabulary, client interfaces; "
+        + BoundaryRules.describe(BoundaryRules().allowedFeatureDependencies),
       matches: { $0 == .feature }),
     Layer(
       name: "front ends", folder: "`Modules/Frontends/<Name>`",
       mayDependOn:
-        "the runtime, the configuration; no feature (`WebFrontend` also two client interfaces)",
+        "the runtime, the session recording, the configuration, support, other front-end "
+        + "modules; no feature, no client interface",
       matches: { $0 == .frontend }),
     Layer(
       name: "front-end adapters", folder: "`Modules/Frontends/Adapters/<Feature>/<FrontEnd>`",

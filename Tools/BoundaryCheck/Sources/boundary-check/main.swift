@@ -24,8 +24,9 @@ if arguments.contains("-h") || arguments.contains("--help") {
     usage: boundary-check [--module-graph] [--sources ROOT] [FILE]
       Checks the dependency graph printed by `swift package dump-package` (read from FILE, or
       from standard input) against the module boundary rules, and names each offending edge.
-      --sources ROOT  also check that the features' sources under ROOT are plain TCA: they name
-                      nothing the runtime's recording declares, and name the file and line
+      --sources ROOT  also check the sources under ROOT: the features' are plain TCA (they name
+                      nothing the runtime's recording declares), and every target imports only
+                      the modules of the package it declares; names the file and line
       --module-graph  print the Markdown page of the graph (docs/module-graph.md) instead
       --compose ROOT  check that the files the app's composition derives from the features
                       table and the adapters are current under ROOT; names each stale file
@@ -143,6 +144,7 @@ if let sourcesRoot {
           + PlainTCARule.projectOnlyFolders.joined(separator: ", "), status: 2)
     }
     sourceViolations = try rule.violations(in: graph, repositoryRoot: sourcesRoot)
+    sourceViolations += try ImportRule().violations(in: graph, repositoryRoot: sourcesRoot)
   } catch {
     fail("cannot read the sources under \(sourcesRoot.path): \(error)", status: 2)
   }
@@ -150,7 +152,9 @@ if let sourcesRoot {
     print(violation)
   }
   if sourceViolations.isEmpty {
-    print("boundary-check: every feature's sources are plain TCA")
+    print(
+      "boundary-check: every feature's sources are plain TCA, and every target imports only "
+        + "the modules of the package it declares")
   }
 }
 
@@ -165,7 +169,8 @@ for violation in violations {
 }
 if violations.isEmpty {
   fail(
-    "\(sourceViolations.count) use(s) of project-only names in features (see PlainTCARule)",
+    "\(sourceViolations.count) source line(s) break a rule: a project-only name in a feature "
+      + "(PlainTCARule) or an undeclared import (ImportRule)",
     status: 1)
 }
 let count = violations.count == 1 ? "1 dependency breaks" : "\(violations.count) dependencies break"

@@ -26,7 +26,7 @@ struct BoundaryRulesTests {
       "feature-depends-on-feature",
       [
         "SearchFeature -> CounterFeature: a feature must not depend on another feature "
-          + "(only AppFeature may, and EpisodesFeature on FavoritingFeature)"
+          + "(allowed: `AppFeature` on any feature, `EpisodesFeature` on `FavoritingFeature`)"
       ]
     ),
     (
@@ -126,7 +126,8 @@ struct BoundaryRulesTests {
       "frontend-depends-on-feature",
       [
         "TerminalFrontend -> AppFeature: a front end knows no feature: it may depend only on the "
-          + "runtime and the configuration module (not on a feature)"
+          + "runtime, the session recording, the configuration module, support modules and "
+          + "other front-end modules (not on a feature)"
       ]
     ),
     (
@@ -135,7 +136,8 @@ struct BoundaryRulesTests {
       "frontend-depends-on-client-interface",
       [
         "TerminalFrontend -> FactClient: a front end knows no feature: it may depend only on the "
-          + "runtime and the configuration module (not on a client interface)"
+          + "runtime, the session recording, the configuration module, support modules and "
+          + "other front-end modules (not on a client interface)"
       ]
     ),
     (
@@ -237,7 +239,30 @@ struct BoundaryRulesTests {
           + "but the vocabulary",
         "SearchFeature -> WeatherClientLive: a feature must not depend on a live module",
         "SearchFeature -> CounterFeature: a feature must not depend on another feature "
-          + "(only AppFeature may, and EpisodesFeature on FavoritingFeature)",
+          + "(allowed: `AppFeature` on any feature, `EpisodesFeature` on `FavoritingFeature`)",
+      ])
+  }
+
+  @Test func aFrontEndInLayersMayDependOnItsOwnLayersButNotOnAFeature() {
+    let module = { (name: String, dependencies: [String]) in
+      PackageGraph.Target(
+        name: name, path: "Modules/Frontends/Web/\(name)", type: "regular",
+        dependencies: dependencies.map { .byName($0) })
+    }
+    let graph = PackageGraph(
+      name: "Layers",
+      targets: [
+        module("WebJSON", []), module("WebSessions", ["WebJSON"]),
+        module("WebRoutes", ["WebSessions", "WebJSON", "CounterFeature"]),
+        PackageGraph.Target(
+          name: "CounterFeature", path: "Modules/Features/CounterFeature", type: "regular",
+          dependencies: []),
+      ])
+    #expect(
+      BoundaryRules().violations(in: graph).map(\.description) == [
+        "WebRoutes -> CounterFeature: a front end knows no feature: it may depend only on the "
+          + "runtime, the session recording, the configuration module, support modules and "
+          + "other front-end modules (not on a feature)"
       ])
   }
 
@@ -405,5 +430,71 @@ struct PlainTCARuleTests {
          RecordedValue */ let b = RecordedValue.self
       """
     #expect(rule.violations(file: "F.swift", source: source).map(\.line) == [3])
+  }
+}
+
+/// Imports read from sources: what a target imports of the package must be what it declares.
+struct ImportRuleTests {
+  let graph = PackageGraph(
+    name: "Fixture",
+    targets: [
+      PackageGraph.Target(
+        name: "WebFrontend", path: "Modules/Frontends/WebFrontend", type: "regular",
+        dependencies: [
+          .byName("ComposableArchitecture"), .product(name: "Hummingbird", package: "hb"),
+        ]),
+      PackageGraph.Target(
+        name: "ComposableArchitecture", path: "Modules/ComposableArchitecture/Sources",
+        type: "regular", dependencies: []),
+      PackageGraph.Target(
+        name: "EpisodesFeature", path: "Modules/Features/EpisodesFeature", type: "regular",
+        dependencies: [.target("ComposableArchitecture")]),
+    ])
+
+  @Test func everySpellingOfAnImportIsRead() {
+    let source = """
+      import Foundation
+      @testable import EpisodesFeature
+      @_exported import ComposableArchitecture
+      @preconcurrency import struct WebFrontend.Thing
+        import EpisodesFeature.Sub
+      // import Commented
+      let text = "import Quoted"
+      let block = \"\"\"
+        import InAString
+        \"\"\"
+      """
+    #expect(
+      ImportRule.imports(in: source).map { "\($0.line) \($0.module)" } == [
+        "1 Foundation", "2 EpisodesFeature", "3 ComposableArchitecture", "4 WebFrontend",
+        "5 EpisodesFeature",
+      ])
+  }
+
+  @Test func anUndeclaredImportOfThePackageIsNamedWithItsLine() {
+    let web = graph.targets[0]
+    let violations = ImportRule().violations(
+      of: web, in: graph,
+      sources: [
+        (
+          "Modules/Frontends/WebFrontend/Server/WebServer.swift",
+          "import ComposableArchitecture\nimport EpisodesFeature\nimport Hummingbird\n"
+        ),
+        ("Modules/Frontends/WebFrontend/Own.swift", "import WebFrontend\nimport Foundation\n"),
+      ])
+    #expect(
+      violations.map(\.description) == [
+        "Modules/Frontends/WebFrontend/Server/WebServer.swift:2: EpisodesFeature: WebFrontend "
+          + ImportRule.rule
+      ])
+  }
+
+  @Test func declaredImportsInEverySpellingPass() {
+    let feature = graph.targets[2]
+    #expect(
+      ImportRule().violations(
+        of: feature, in: graph,
+        sources: [("F.swift", "import ComposableArchitecture\nimport Dependencies\n")]
+      ).isEmpty)
   }
 }

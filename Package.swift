@@ -356,6 +356,21 @@ let package = Package(
     // MARK: Front ends and apps (terminal) — END
 
     // MARK: Web server — BEGIN web server section
+    // The web front end's HTTP hardening: the request line, deadlines, the guard (Host, Origin,
+    // methods, security headers), per-client limits, and the refusal every route answers with.
+    // Hummingbird and SwiftNIO only: it knows no session and no feature.
+    .target(
+      name: "WebHTTP",
+      dependencies: [
+        logging, nioCore, nioPosix, nioHTTP1,
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+      ],
+      path: "Modules/Frontends/WebHTTP"
+    ),
     // The web front end: routes, sessions (one store per visitor of the root feature it is handed,
     // a WebApp), the page.
     .target(
@@ -372,7 +387,7 @@ let package = Package(
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        "AppConfiguration", "SessionTestWriter",
+        "AppConfiguration", "SessionTestWriter", "WebHTTP",
       ],
       path: "Modules/Frontends/WebFrontend",
       resources: [.copy("Public")]
@@ -630,7 +645,8 @@ let package = Package(
     .testTarget(
       name: "WebFrontendTests",
       dependencies: [
-        "WebFrontend", "AppWeb", "CounterWeb", "SearchWeb", "SettingsWeb", "EpisodesWeb",
+        "WebFrontend", "WebHTTP", "AppWeb", "CounterWeb", "SearchWeb", "SettingsWeb",
+        "EpisodesWeb",
         "ComposableArchitecture", "ComposableRecording", "AppFeature", "CounterFeature",
         "SearchFeature", "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
         "RandomNumberClient", "FixtureServer", "FavoriteClient", "SettingsClient", logging,

@@ -80,7 +80,7 @@ struct AddingAFeatureTests {
 
   @Test func anActionThatDoesNotFitTheStateIsRefusedWhenResolved() throws {
     let dim = try decode(#"{"type":"lamp.brightness","level":20}"#)
-    #expect(throws: APIError(.conflict, "the lamp is off")) {
+    #expect(throws: ActionRefusal.conflict("the lamp is off")) {
       try homeWebAPI.rootAction(for: dim, in: Home.State())
     }
   }

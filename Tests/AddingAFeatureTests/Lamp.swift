@@ -74,8 +74,8 @@ enum LampPage: WebFeature {
         throw DecodingFailure("field 'level' must be from 0 to 100, not \(level)")
       }
       return level
-    } resolve: { level, lamp throws(APIError) in
-      guard lamp.isOn else { throw APIError(.conflict, "the lamp is off") }
+    } resolve: { level, lamp throws(ActionRefusal) in
+      guard lamp.isOn else { throw ActionRefusal.conflict("the lamp is off") }
       return .brightnessChanged(level)
     },
   ]

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import SettingsClient
 import Testing
+import WebHTTP
 
 @testable import WebFrontend
 

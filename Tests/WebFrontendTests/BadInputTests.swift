@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebFrontend
+import WebHTTP
 
 /// Every way a request can be wrong: a 4xx with a JSON message, and nothing changes.
 @MainActor

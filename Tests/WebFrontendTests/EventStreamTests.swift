@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebFrontend
+import WebHTTP
 
 /// The push channel: state changes caused by effects arrive as Server-Sent Events, over a live
 /// server (the stream stays open while other requests are made).

@@ -10,6 +10,7 @@ import RandomNumberClient
 import Testing
 import WeatherClient
 import WebFrontend
+import WebHTTP
 
 /// Generated requests against every route: nesting, sizes, encodings, JSON types, unknown and
 /// internal actions, methods, headers and cookies. Whatever arrives, the server answers with a

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import WebHTTP
 
 @testable import WebFrontend
 

@@ -5,6 +5,7 @@ import Foundation
 import SettingsClient
 import Synchronization
 import Testing
+import WebHTTP
 
 @testable import WebFrontend
 

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebFrontend
+import WebHTTP
 
 /// The rules that make the server safe to put on the internet: the session id only in a cookie,
 /// requests only from the page's own origin and to the server's own names, strict bodies,

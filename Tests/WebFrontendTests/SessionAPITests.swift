@@ -9,6 +9,7 @@ import HummingbirdTesting
 import RandomNumberClient
 import Testing
 import WebFrontend
+import WebHTTP
 
 /// The routes of the API, one behaviour per test, through the router.
 @MainActor

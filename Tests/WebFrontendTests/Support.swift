@@ -11,6 +11,7 @@ import RandomNumberClient
 import SettingsClient
 import Testing
 import WebFrontend
+import WebHTTP
 
 /// A registry whose sessions run on test doubles: incrementing ids, `clock` as the continuous
 /// clock, favorites that succeed at once; every other client stays unimplemented unless

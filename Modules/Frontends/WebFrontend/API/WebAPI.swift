@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import WebHTTP
 
 /// The web API of a root reducer, put together from the ``WebFeature``s registered with it: the
 /// action catalogue, decoding and resolving user actions, the state JSON and its schema.
@@ -166,14 +167,14 @@ public struct WebAPI<Root: Reducer>: Sendable {
 
   /// The root action `action` stands for in `state`.
   ///
-  /// - Throws: ``APIError``: 422 when the action names something `state` does not have (a
+  /// - Throws: ``ActionRefusal``: invalid (422) when the action names something `state` does not have (a
   ///   counter, an episode, a search result), 409 when it answers something not shown (a
-  ///   confirmation, an alert), 400 for an action that did not come from ``decode(_:)``.
-  public func rootAction(for action: UserAction, in state: Root.State) throws(APIError)
+  ///   confirmation, an alert), malformed (400) for an action that did not come from ``decode(_:)``.
+  public func rootAction(for action: UserAction, in state: Root.State) throws(ActionRefusal)
     -> Root.Action
   {
     guard let route = routes[action.type] else {
-      throw APIError(.badRequest, "unknown action type '\(action.type.prefix(64))'")
+      throw ActionRefusal.malformed("unknown action type '\(action.type.prefix(64))'")
     }
     return try route.resolve(
       ActionFields(members: action.fields, description: route.description), state)

@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import WebHTTP
 
 /// One feature's part of the web API: the user actions it accepts, its part of the state, and
 /// its section of the page.
@@ -70,13 +71,14 @@ extension WebFeature where Root: Sendable, Root.State: Sendable, Root.Action: Se
 ///
 /// Reading (`read`) happens when the request body is decoded and may only look at the fields: a
 /// missing or malformed field is a 400. Resolving (`resolve`) happens on the session's store, with
-/// its current state: naming something that does not exist is a 422 or 409 (``APIError``), and
+/// its current state: naming something that does not exist, or what is not shown now, is an
+/// ``ActionRefusal`` (answered 422 or 409), and
 /// nothing is sent then.
 public struct WebRoute<Root: Reducer>: Sendable {
   /// The catalogue entry: the `type` and the fields it takes.
   public let description: ActionDescription
   let check: @Sendable (ActionFields) throws(DecodingFailure) -> Void
-  let resolve: @Sendable (ActionFields, Root.State) throws(APIError) -> Root.Action
+  let resolve: @Sendable (ActionFields, Root.State) throws(ActionRefusal) -> Root.Action
 
   /// A route whose fields are read into a `Payload` and resolved with it.
   ///
@@ -90,17 +92,17 @@ public struct WebRoute<Root: Reducer>: Sendable {
   public init<Payload>(
     _ type: String, _ fields: [String: String] = [:],
     read: @escaping @Sendable (ActionFields) throws(DecodingFailure) -> Payload,
-    resolve: @escaping @Sendable (Payload, Root.State) throws(APIError) -> Root.Action
+    resolve: @escaping @Sendable (Payload, Root.State) throws(ActionRefusal) -> Root.Action
   ) {
     self.description = ActionDescription(type: type, fields: fields)
     self.check = { fields throws(DecodingFailure) in _ = try read(fields) }
-    self.resolve = { fields, state throws(APIError) in
+    self.resolve = { fields, state throws(ActionRefusal) in
       let payload: Payload
       do throws(DecodingFailure) {
         payload = try read(fields)
       } catch {
         // Fields are read once when the body is decoded; reading them again cannot fail.
-        throw APIError(.badRequest, error.message)
+        throw ActionRefusal.malformed(error.message)
       }
       return try resolve(payload, state)
     }
@@ -109,7 +111,7 @@ public struct WebRoute<Root: Reducer>: Sendable {
   init(
     description: ActionDescription,
     check: @escaping @Sendable (ActionFields) throws(DecodingFailure) -> Void,
-    resolve: @escaping @Sendable (ActionFields, Root.State) throws(APIError) -> Root.Action
+    resolve: @escaping @Sendable (ActionFields, Root.State) throws(ActionRefusal) -> Root.Action
   ) {
     self.description = description
     self.check = check
@@ -125,7 +127,7 @@ public struct WebRoute<Root: Reducer>: Sendable {
     let resolve = self.resolve
     return WebRoute<Parent>(
       description: description, check: check,
-      resolve: { fields, parent throws(APIError) in
+      resolve: { fields, parent throws(ActionRefusal) in
         embed(try resolve(fields, parent[keyPath: toChildState]))
       })
   }
@@ -133,9 +135,10 @@ public struct WebRoute<Root: Reducer>: Sendable {
   /// A route without fields.
   public init(
     _ type: String,
-    resolve: @escaping @Sendable (Root.State) throws(APIError) -> Root.Action
+    resolve: @escaping @Sendable (Root.State) throws(ActionRefusal) -> Root.Action
   ) {
-    self.init(type, read: { _ in () }, resolve: { _, state throws(APIError) in try resolve(state) })
+    self.init(
+      type, read: { _ in () }, resolve: { _, state throws(ActionRefusal) in try resolve(state) })
   }
 }
 

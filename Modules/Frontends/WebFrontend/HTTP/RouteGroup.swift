@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import WebHTTP
 
 /// What the routes of a group work with: the sessions, the security rules, the per-client limits
 /// and the metrics.

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SessionTestWriter
+import WebHTTP
 
 /// The HTTP routes of the web front end: the page and the JSON API over the visitor's session.
 ///
@@ -88,7 +89,7 @@ public enum WebRoutes {
     let routeGroups = groups(page: registry.app.page)
     let routeTable = table(routeGroups)
     router.addMiddleware {
-      RequestGuard(security: security, routes: routeTable, metrics: metrics)
+      RequestGuard(security: security, routes: routeTable, observer: metrics)
       LogRequestsMiddleware(.debug)
     }
     let environment = RouteEnvironment(

@@ -1,5 +1,6 @@
 import Prometheus
 import Synchronization
+import WebHTTP
 
 /// The server's metrics, in a Prometheus registry that `GET /metrics` exposes in the text format.
 ///
@@ -191,4 +192,11 @@ public final class ServerMetrics: Sendable {
     .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
     .seconds(2.5), .seconds(5), .seconds(10),
   ]
+}
+
+extension ServerMetrics: RequestObserver {
+  package func answered(path: String, method: String, status: Int, after duration: Duration) {
+    requestDuration(duration, path: path, method: method)
+    if status >= 400 { refused(status: status) }
+  }
 }

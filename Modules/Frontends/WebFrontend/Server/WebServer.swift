@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import WebHTTP
 
 /// The web server: the routes of ``WebRoutes`` over a ``SessionRegistry``, with a
 /// ``SessionSweeper``, run until SIGTERM or SIGINT.
@@ -117,7 +118,8 @@ public struct WebServer: Sendable {
       server: .http1CheckingRequestLine(
         configuration: .init(
           additionalChannelHandlers: [RequestDeadline(headTimeout: head, bodyTimeout: head)],
-          idleTimeout: idle)),
+          idleTimeout: idle),
+        allowedMethods: WebRoutes.allowedMethods),
       configuration: ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port),
         serverName: "app-server"),

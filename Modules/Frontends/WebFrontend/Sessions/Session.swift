@@ -3,6 +3,7 @@ import ComposableRecording
 import Foundation
 import Logging
 import Synchronization
+import WebHTTP
 
 /// One visitor's running app: a root store of the server's ``WebApp`` on an actor of its own
 /// (`StoreActor`, held by the session's ``SessionDriver``), so that sessions reduce in parallel

@@ -3,6 +3,7 @@ import ComposableRecording
 import Foundation
 import Logging
 import Synchronization
+import WebHTTP
 
 /// Every live session of the server, by id: creates them, finds them, expires idle ones.
 ///

@@ -3,6 +3,7 @@ import ComposableRecording
 import Foundation
 import NIOCore
 import Synchronization
+import WebHTTP
 
 /// The root feature a server serves, with its type erased: its web API (the action catalogue, the
 /// decoder, the state JSON and its schema), its page (the frame with its features' sections), what
@@ -461,7 +462,11 @@ where Root.State: Sendable, Root.Action: Sendable {
     in session: Session, driver: RootDriver
   ) async throws(APIError) -> Snapshot? {
     let send = { () throws(APIError) in
-      store.send(try api.rootAction(for: action, in: store.state))
+      do throws(ActionRefusal) {
+        store.send(try api.rootAction(for: action, in: store.state))
+      } catch {
+        throw APIError(error)
+      }
     }
     if let recording = driver.recording.withLock({ $0 }) {
       // Recorded, the action is a step a test clock would order the same way (it may wait for

@@ -16,23 +16,23 @@ public enum CounterListPage: WebFeature {
   public static let routes: [WebRoute<CounterList>] = [
     WebRoute("counter.add") { _ in .addCounterButtonTapped },
     // Asks for confirmation (`removalConfirmation`).
-    WebRoute("counter.remove", counterID, read: id) { id, state throws(APIError) in
+    WebRoute("counter.remove", counterID, read: id) { id, state throws(ActionRefusal) in
       try requireCounter(id, in: state)
       return .removeCounterButtonTapped(id: id)
     },
     // The Remove button of the confirmation.
-    WebRoute("counter.confirmRemove") { state throws(APIError) in
+    WebRoute("counter.confirmRemove") { state throws(ActionRefusal) in
       guard case .confirmRemoval(let alert) = state.destination,
         let remove = alert.buttons.first?.action.action
       else {
-        throw APIError(.conflict, "no removal confirmation is shown")
+        throw ActionRefusal.conflict("no removal confirmation is shown")
       }
       return .destination(.presented(.confirmRemoval(remove)))
     },
     // The Cancel button of the confirmation.
-    WebRoute("counter.cancelRemove") { state throws(APIError) in
+    WebRoute("counter.cancelRemove") { state throws(ActionRefusal) in
       guard case .confirmRemoval = state.destination else {
-        throw APIError(.conflict, "no removal confirmation is shown")
+        throw ActionRefusal.conflict("no removal confirmation is shown")
       }
       return .destination(.dismiss)
     },
@@ -84,7 +84,7 @@ public enum CounterListPage: WebFeature {
   private static func counterRoute(_ type: String, _ action: Counter.Action) -> WebRoute<
     CounterList
   > {
-    WebRoute(type, counterID, read: id) { id, state throws(APIError) in
+    WebRoute(type, counterID, read: id) { id, state throws(ActionRefusal) in
       try requireCounter(id, in: state)
       return .counters(.element(id: id, action: action))
     }
@@ -94,9 +94,10 @@ public enum CounterListPage: WebFeature {
     try fields.uuid("id")
   }
 
-  private static func requireCounter(_ id: UUID, in state: CounterList.State) throws(APIError) {
+  private static func requireCounter(_ id: UUID, in state: CounterList.State) throws(ActionRefusal)
+  {
     guard state.counters[id: id] != nil else {
-      throw APIError(.unprocessableContent, "no counter with id \(id.uuidString)")
+      throw ActionRefusal.invalid("no counter with id \(id.uuidString)")
     }
   }
 }

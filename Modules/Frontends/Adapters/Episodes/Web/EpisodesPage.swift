@@ -15,46 +15,46 @@ public enum EpisodesPage: WebFeature {
   static let episodeID = ["id": "an episode id, a UUID string"]
 
   public static let routes: [WebRoute<Episodes>] = [
-    WebRoute("episode.favorite", episodeID, read: id) { id, state throws(APIError) in
+    WebRoute("episode.favorite", episodeID, read: id) { id, state throws(ActionRefusal) in
       try requireEpisode(id, in: state)
       return .episodes(.element(id: id, action: .favorite(.buttonTapped)))
     },
     // The "Favorites only" switch above the list.
-    WebRoute("episodes.favoritesOnly") { _ throws(APIError) in .favoritesOnlyToggled },
+    WebRoute("episodes.favoritesOnly") { _ throws(ActionRefusal) in .favoritesOnlyToggled },
     // Pushes the episode's screen.
-    WebRoute("episode.open", episodeID, read: id) { id, state throws(APIError) in
+    WebRoute("episode.open", episodeID, read: id) { id, state throws(ActionRefusal) in
       try requireEpisode(id, in: state)
       return .episodeTapped(id)
     },
     // The favorite button of the episode screen on top.
-    WebRoute("screen.favorite") { state throws(APIError) in
+    WebRoute("screen.favorite") { state throws(ActionRefusal) in
       try topScreen(.favorite(.buttonTapped), in: state)
     },
     // The OK button of the top screen's failure alert.
-    WebRoute("screen.dismissAlert") { state throws(APIError) in
+    WebRoute("screen.dismissAlert") { state throws(ActionRefusal) in
       guard state.path.last?.favoriting.alert != nil else {
-        throw APIError(.conflict, "the episode screen has no alert to dismiss")
+        throw ActionRefusal.conflict("the episode screen has no alert to dismiss")
       }
       return try topScreen(.favorite(.alert(.dismiss)), in: state)
     },
     // The top screen closes itself (its ‹ button): `dismiss()`, an effect, pops it a moment
     // after the answer.
-    WebRoute("screen.close") { state throws(APIError) in
+    WebRoute("screen.close") { state throws(ActionRefusal) in
       try topScreen(.closeButtonTapped, in: state)
     },
     // The browser's Back: the stack pops its top screen at once, as a navigation stack's own
     // back gesture does (`.path(.popFrom(id:))`), so the answer already shows the screen below.
-    WebRoute("screen.pop") { state throws(APIError) in
+    WebRoute("screen.pop") { state throws(ActionRefusal) in
       guard let id = state.path.ids.last else {
-        throw APIError(.conflict, "no episode screen is open")
+        throw ActionRefusal.conflict("no episode screen is open")
       }
       return .path(.popFrom(id: id))
     },
     // The OK button of a row's failure alert.
-    WebRoute("episode.dismissAlert", episodeID, read: id) { id, state throws(APIError) in
+    WebRoute("episode.dismissAlert", episodeID, read: id) { id, state throws(ActionRefusal) in
       try requireEpisode(id, in: state)
       guard state.episodes[id: id]?.favoriting.alert != nil else {
-        throw APIError(.conflict, "episode \(id.uuidString) has no alert to dismiss")
+        throw ActionRefusal.conflict("episode \(id.uuidString) has no alert to dismiss")
       }
       return .episodes(.element(id: id, action: .favorite(.alert(.dismiss))))
     },
@@ -110,16 +110,16 @@ public enum EpisodesPage: WebFeature {
   /// `action` for the episode screen on top of the stack.
   private static func topScreen(
     _ action: EpisodeDetail.Action, in state: Episodes.State
-  ) throws(APIError) -> Episodes.Action {
+  ) throws(ActionRefusal) -> Episodes.Action {
     guard let id = state.path.ids.last else {
-      throw APIError(.conflict, "no episode screen is open")
+      throw ActionRefusal.conflict("no episode screen is open")
     }
     return .path(.element(id: id, action: action))
   }
 
-  private static func requireEpisode(_ id: UUID, in state: Episodes.State) throws(APIError) {
+  private static func requireEpisode(_ id: UUID, in state: Episodes.State) throws(ActionRefusal) {
     guard state.episodes[id: id] != nil else {
-      throw APIError(.unprocessableContent, "no episode with id \(id.uuidString)")
+      throw ActionRefusal.invalid("no episode with id \(id.uuidString)")
     }
   }
 }

@@ -34,10 +34,9 @@ public enum SearchPage: WebFeature {
     WebRoute("search.select", ["id": "the integer id of a search result"]) {
       fields throws(DecodingFailure) in
       try fields.value("id", as: Int.self)
-    } resolve: { id, state throws(APIError) in
+    } resolve: { id, state throws(ActionRefusal) in
       guard let result = state.results.first(where: { $0.id == id }) else {
-        throw APIError(
-          .unprocessableContent, "no search result with id \(id) in the current results")
+        throw ActionRefusal.invalid("no search result with id \(id) in the current results")
       }
       return .searchResultTapped(result)
     },

@@ -19,22 +19,22 @@ public enum SettingsPage: WebFeature {
         "value": "the setting's value (see SettingChange)",
       ],
       read: SettingChange.init
-    ) { change, state throws(APIError) in
+    ) { change, state throws(ActionRefusal) in
       if change.isNotificationChannel, !state.canChooseNotificationChannels {
-        throw APIError(
-          .conflict, "notifications are off: turn them on before choosing \(change.field)")
+        throw ActionRefusal.conflict(
+          "notifications are off: turn them on before choosing \(change.field)")
       }
       return .binding(change.bindingAction)
     },
     // Asks for confirmation (`settings.resetConfirmation`).
     WebRoute("settings.reset") { _ in .resetButtonTapped },
     // The Reset button of the confirmation.
-    WebRoute("settings.confirmReset") { state throws(APIError) in
+    WebRoute("settings.confirmReset") { state throws(ActionRefusal) in
       try requireConfirmation(in: state)
       return .destination(.presented(.confirmReset(.reset)))
     },
     // The Cancel button of the confirmation.
-    WebRoute("settings.cancelReset") { state throws(APIError) in
+    WebRoute("settings.cancelReset") { state throws(ActionRefusal) in
       try requireConfirmation(in: state)
       return .destination(.dismiss)
     },
@@ -84,9 +84,9 @@ public enum SettingsPage: WebFeature {
         resetConfirmation: ConfirmationView(confirmation)))
   }
 
-  private static func requireConfirmation(in state: Settings.State) throws(APIError) {
+  private static func requireConfirmation(in state: Settings.State) throws(ActionRefusal) {
     guard case .confirmReset = state.destination else {
-      throw APIError(.conflict, "no reset confirmation is shown")
+      throw ActionRefusal.conflict("no reset confirmation is shown")
     }
   }
 }

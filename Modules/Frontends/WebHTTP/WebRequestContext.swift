@@ -20,7 +20,7 @@ public struct WebRequestContext: RequestContext, RemoteAddressRequestContext {
   ///
   /// Only the last entry is used: everything before it was written by the client and can be
   /// anything. Requests without a peer address (in-process tests) share the key `local`.
-  func client(of request: Request, trustedProxies: Set<String>) -> String {
+  package func client(of request: Request, trustedProxies: Set<String>) -> String {
     guard let peer = remoteAddress?.ipAddress else { return "local" }
     guard trustedProxies.contains(peer),
       let forwarded = request.headers[values: .xForwardedFor].last?
@@ -32,7 +32,7 @@ public struct WebRequestContext: RequestContext, RemoteAddressRequestContext {
 }
 
 extension HTTPField.Name {
-  static let xForwardedFor = Self("X-Forwarded-For")!
-  static let secFetchSite = Self("Sec-Fetch-Site")!
-  static let xRequestID = Self("X-Request-ID")!
+  package static let xForwardedFor = Self("X-Forwarded-For")!
+  package static let secFetchSite = Self("Sec-Fetch-Site")!
+  package static let xRequestID = Self("X-Request-ID")!
 }

@@ -14,7 +14,7 @@ public struct ListenError: LocalizedError, Equatable {
   }
 }
 
-enum ListenAddress {
+package enum ListenAddress {
   /// Binds `host:port` once and lets it go, before anything else starts, so that an address in
   /// use (or one this machine does not have) is reported as such, not as an error of the
   /// running server. Port 0 always binds and is not checked.
@@ -23,7 +23,7 @@ enum ListenAddress {
   /// health check) is refused at once and tries again, where a listening probe would take its
   /// connection into a queue that closing the probe leaves hanging (measured: 5 s, until the
   /// client's own timeout, in 2 of 10 starts on a busy machine).
-  static func check(host: String, port: Int) async throws {
+  package static func check(host: String, port: Int) async throws {
     guard port != 0 else { return }
     let address: SocketAddress
     do {
@@ -49,7 +49,7 @@ enum ListenAddress {
   }
 
   /// The system's words for a socket error ("Address already in use"), or the error's own.
-  static func reason(_ error: any Error) -> String {
+  package static func reason(_ error: any Error) -> String {
     if let error = error as? IOError {
       return String(cString: strerror(error.errnoCode))
     }

@@ -43,13 +43,13 @@ public struct APIError: HTTPResponseError, Equatable, Sendable, CustomStringConv
 
 extension APIError {
   /// The cookie names no live session: it never existed, expired, or was ended.
-  static var unknownSession: Self {
+  package static var unknownSession: Self {
     APIError(.notFound, "unknown or expired session; create one with POST /api/session")
   }
 
   /// The state an action produced is not saved (yet): the change is in the session, and the
   /// server keeps trying to save it, but a 2xx would claim it is kept.
-  static func notSaved(_ reason: String) -> Self {
+  package static func notSaved(_ reason: String) -> Self {
     APIError(
       .serviceUnavailable,
       "not saved: \(reason). The change is kept on this server and saved as soon as the storage takes writes again; a restart of this server before then would lose it.",
@@ -59,7 +59,7 @@ extension APIError {
   /// The copy of the session that applied the action was stale: another copy (on another
   /// instance) had taken the session over, so nothing it did is kept. It is dropped; the next
   /// request resumes what the storage holds.
-  static var superseded: Self {
+  package static var superseded: Self {
     APIError(
       .serviceUnavailable,
       "not saved: this session moved to another server meanwhile, and this change was made on an out-of-date copy; try again",
@@ -68,19 +68,19 @@ extension APIError {
 
   /// Recording routes on a server started without `--allow-recording` (or an app that cannot be
   /// recorded).
-  static var recordingOff: Self {
+  package static var recordingOff: Self {
     APIError(.notFound, "this server does not record sessions (start it with --allow-recording)")
   }
 
   /// A record asked of a session that is not being recorded.
-  static var notRecording: Self {
+  package static var notRecording: Self {
     APIError(
       .notFound,
       "this session is not being recorded; start recording with POST /api/session/recording")
   }
 
   /// The request carries no session cookie.
-  static var noSession: Self {
+  package static var noSession: Self {
     APIError(.notFound, "no session; create one with POST /api/session")
   }
 }

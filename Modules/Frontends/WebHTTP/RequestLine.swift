@@ -21,17 +21,23 @@ import Synchronization
 ///   any route sees the request, and the server would answer a bare 400. The handler answers
 ///   405 with a JSON body like every other refusal, and closes the connection (the rest of its
 ///   bytes cannot be read as HTTP).
-final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
-  typealias InboundIn = HTTPServerRequestPart
-  typealias InboundOut = HTTPServerRequestPart
-  typealias OutboundIn = HTTPServerResponsePart
-  typealias OutboundOut = HTTPServerResponsePart
+package final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+  package typealias InboundIn = HTTPServerRequestPart
+  package typealias InboundOut = HTTPServerRequestPart
+  package typealias OutboundIn = HTTPServerResponsePart
+  package typealias OutboundOut = HTTPServerResponsePart
 
   /// Whether a request has come in whose response has not ended: an answer of this handler
   /// must not cut into it.
   private var isAnswering = false
+  /// The methods the server's routes accept, as a 405's `Allow` header lists them.
+  private let allowedMethods: String
 
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+  package init(allowedMethods: String) {
+    self.allowedMethods = allowedMethods
+  }
+
+  package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     guard case .head(var head) = unwrapInboundIn(data) else {
       context.fireChannelRead(data)
       return
@@ -45,18 +51,19 @@ final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     context.fireChannelRead(wrapInboundOut(.head(head)))
   }
 
-  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+  package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?)
+  {
     if case .end = unwrapOutboundIn(data) { isAnswering = false }
     context.write(data, promise: promise)
   }
 
-  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+  package func errorCaught(context: ChannelHandlerContext, error: any Error) {
     guard let error = error as? HTTPParserError, error == .invalidMethod, !isAnswering else {
       context.fireErrorCaught(error)
       return
     }
     isAnswering = true
-    let allowed = WebRoutes.allowedMethods
+    let allowed = allowedMethods
     let body = APIError.Body(
       error: "unknown request method; this server accepts \(allowed) (methods are upper case)",
       status: 405)
@@ -76,7 +83,7 @@ final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
   /// The origin form (`/path?query`) of an absolute-form target, or `nil` when the target is
   /// not in absolute form (it starts with `/`, or is `*`).
-  static func originForm(of target: String) -> String? {
+  package static func originForm(of target: String) -> String? {
     guard !target.hasPrefix("/"), target != "*", let schemeEnd = target.range(of: "://") else {
       return nil
     }
@@ -88,7 +95,7 @@ final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
   /// The authority of an absolute-form target, if its scheme is `http` or `https` and it names
   /// a host without user information; the reason otherwise.
-  static func authority(ofAbsoluteTarget target: String) -> Result<String, APIError> {
+  package static func authority(ofAbsoluteTarget target: String) -> Result<String, APIError> {
     guard let schemeEnd = target.range(of: "://") else {
       return .failure(APIError(.badRequest, "the request target is not a URL"))
     }
@@ -111,20 +118,22 @@ final class RequestLineHandler: ChannelDuplexHandler, RemovableChannelHandler {
 /// NIO's request head to `HTTPRequest`, where the request line is still whole, and with every
 /// accepted connection closed properly even when the server stops before serving it
 /// (``AcceptedConnection``).
-struct RequestLineHTTP1Channel: ServerChildChannel {
-  let http1: HTTP1Channel
+package struct RequestLineHTTP1Channel: ServerChildChannel {
+  package let http1: HTTP1Channel
+  package let allowedMethods: String
 
-  func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<AcceptedConnection> {
+  package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<AcceptedConnection> {
     http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
       let connection = AcceptedConnection(value)
       let pipeline = channel.pipeline.syncOperations
       let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-      try pipeline.addHandler(RequestLineHandler(), position: .before(conversion))
+      try pipeline.addHandler(
+        RequestLineHandler(allowedMethods: allowedMethods), position: .before(conversion))
       return connection
     }
   }
 
-  func handle(value: AcceptedConnection, logger: Logger) async {
+  package func handle(value: AcceptedConnection, logger: Logger) async {
     await http1.handle(value: value.served(), logger: logger)
   }
 }
@@ -137,18 +146,18 @@ struct RequestLineHTTP1Channel: ServerChildChannel {
 /// calling finish()") — the whole process stops with SIGILL. (A run of the test suite did, when
 /// a test's server stopped as a client connected.) This box closes the connection properly when
 /// it is released without having been served.
-final class AcceptedConnection: ServerChildChannelValue {
+package final class AcceptedConnection: ServerChildChannelValue {
   private let connection: HTTP1Channel.Value
   private let isServed = Atomic(false)
 
-  init(_ connection: HTTP1Channel.Value) {
+  package init(_ connection: HTTP1Channel.Value) {
     self.connection = connection
   }
 
-  var channel: any Channel { connection.channel }
+  package var channel: any Channel { connection.channel }
 
   /// The connection, for the server to serve (which closes it when done).
-  func served() -> HTTP1Channel.Value {
+  package func served() -> HTTP1Channel.Value {
     isServed.store(true, ordering: .relaxed)
     return connection
   }
@@ -161,11 +170,15 @@ final class AcceptedConnection: ServerChildChannelValue {
 }
 
 extension HTTPServerBuilder {
-  /// ``HTTPServerBuilder/http1(configuration:)`` with ``RequestLineHandler``.
-  static func http1CheckingRequestLine(configuration: HTTP1Channel.Configuration) -> Self {
+  /// ``HTTPServerBuilder/http1(configuration:)`` with ``RequestLineHandler``, which answers an
+  /// unknown method with a 405 that lists `allowedMethods` (`"GET, HEAD, POST"`).
+  package static func http1CheckingRequestLine(
+    configuration: HTTP1Channel.Configuration, allowedMethods: String
+  ) -> Self {
     HTTPServerBuilder { responder in
       RequestLineHTTP1Channel(
-        http1: HTTP1Channel(responder: responder, configuration: configuration))
+        http1: HTTP1Channel(responder: responder, configuration: configuration),
+        allowedMethods: allowedMethods)
     }
   }
 }
@@ -173,5 +186,5 @@ extension HTTPServerBuilder {
 extension HTTPField.Name {
   /// The original request target when it was in absolute form; set only by
   /// ``RequestLineHandler``, which removes any the client sent.
-  static let absoluteTarget = Self("X-App-Absolute-Target")!
+  package static let absoluteTarget = Self("X-App-Absolute-Target")!
 }

@@ -12,14 +12,14 @@ import Foundation
 /// - IPv6: the client is the address's /64 (configurable): one end site gets a /64 and holds
 ///   billions of addresses in it; the network is its /48.
 /// - Anything else (requests without a peer address in tests: `local`): both are the value.
-struct ClientNetwork: Hashable, Sendable {
+package struct ClientNetwork: Hashable, Sendable {
   /// The key of the client's own budget.
-  let client: String
+  package let client: String
   /// The key of the budget the client shares with its network.
-  let network: String
+  package let network: String
 
   /// The keys of `address` (as `WebRequestContext.client(of:trustedProxies:)` gives it).
-  init(address: String, ipv6ClientPrefix: Int = 64) {
+  package init(address: String, ipv6ClientPrefix: Int = 64) {
     var v4 = in_addr()
     if inet_pton(AF_INET, address, &v4) == 1 {
       let bytes = withUnsafeBytes(of: v4) { Array($0) }

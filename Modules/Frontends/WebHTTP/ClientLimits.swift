@@ -7,8 +7,8 @@ import Synchronization
 /// Every budget is taken twice: from the client's own (an IPv4 address, an IPv6 /64) and from
 /// the one its network shares (an IPv4 /24, an IPv6 /48, ``WebSecurity/networkShare`` times as
 /// large) — so many addresses of one network get no more than the network's budget.
-final class ClientLimits: Sendable {
-  let security: WebSecurity
+package final class ClientLimits: Sendable {
+  package let security: WebSecurity
   private let sessionCreation: Budget
   private let actions: Budget
   private let reads: Budget
@@ -26,7 +26,7 @@ final class ClientLimits: Sendable {
     }
   }
 
-  init(security: WebSecurity) {
+  package init(security: WebSecurity) {
     self.security = security
     self.sessionCreation = Budget(security.sessionCreation, networkShare: security.networkShare)
     self.actions = Budget(security.actions, networkShare: security.networkShare)
@@ -42,22 +42,24 @@ final class ClientLimits: Sendable {
 
   /// Admits a new session; returns who it counted against (the registry shares its table out
   /// by network).
-  func admitSessionCreation(
+  package func admitSessionCreation(
     _ request: Request, context: WebRequestContext
   ) throws(APIError) -> ClientNetwork {
     try admit(request, context: context, budget: sessionCreation, what: "new sessions")
   }
 
-  func admitAction(_ request: Request, context: WebRequestContext) throws(APIError) {
+  package func admitAction(_ request: Request, context: WebRequestContext) throws(APIError) {
     _ = try admit(request, context: context, budget: actions, what: "actions")
   }
 
-  func admitRead(_ request: Request, context: WebRequestContext) throws(APIError) {
+  package func admitRead(_ request: Request, context: WebRequestContext) throws(APIError) {
     _ = try admit(request, context: context, budget: reads, what: "reads")
   }
 
   /// Counts an event stream against its client until the returned ticket is closed.
-  func openEventStream(_ request: Request, context: WebRequestContext) throws(APIError) -> Ticket {
+  package func openEventStream(_ request: Request, context: WebRequestContext) throws(APIError)
+    -> Ticket
+  {
     let client = network(of: request, context: context).client
     let limit = security.maximumEventStreamsPerClient
     let opened = streams.withLock { streams in
@@ -79,7 +81,7 @@ final class ClientLimits: Sendable {
   }
 
   /// The number of event streams open from all clients.
-  var openEventStreams: Int { streams.withLock { $0.values.reduce(0, +) } }
+  package var openEventStreams: Int { streams.withLock { $0.values.reduce(0, +) } }
 
   private func admit(
     _ request: Request, context: WebRequestContext, budget: Budget, what: String
@@ -99,14 +101,14 @@ final class ClientLimits: Sendable {
   }
 
   /// Something counted until it is closed; closing twice counts once.
-  final class Ticket: Sendable {
+  package final class Ticket: Sendable {
     private let release: Mutex<(@Sendable () -> Void)?>
 
     init(release: @escaping @Sendable () -> Void) {
       self.release = Mutex(release)
     }
 
-    func close() {
+    package func close() {
       release.withLock { release in
         release?()
         release = nil

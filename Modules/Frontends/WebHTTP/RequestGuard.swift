@@ -6,23 +6,31 @@ import Logging
 /// The first and last word on every request: refuses what the server does not serve (wrong
 /// `Host`, cross-site state changes, unknown methods and routes), turns every refusal into the
 /// JSON error form, and puts the security headers on every answer.
-struct RequestGuard: RouterMiddleware {
-  typealias Context = WebRequestContext
+package struct RequestGuard: RouterMiddleware {
+  package typealias Context = WebRequestContext
 
-  let security: WebSecurity
+  package let security: WebSecurity
   /// The routes and the methods each accepts: a known path with another method is 405.
-  let routes: [String: [HTTPRequest.Method]]
+  package let routes: [String: [HTTPRequest.Method]]
   /// Where each request's duration and each refusal are recorded.
-  let metrics: ServerMetrics
+  package let observer: any RequestObserver
 
-  func handle(
+  package init(
+    security: WebSecurity, routes: [String: [HTTPRequest.Method]], observer: any RequestObserver
+  ) {
+    self.security = security
+    self.routes = routes
+    self.observer = observer
+  }
+
+  package func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let start = ContinuousClock.now
     let response = try await answer(request, context: context, next: next)
-    metrics.requestDuration(
-      start.duration(to: .now), path: request.uri.path, method: request.method.rawValue)
-    if response.status.code >= 400 { metrics.refused(status: response.status.code) }
+    observer.answered(
+      path: request.uri.path, method: request.method.rawValue, status: response.status.code,
+      after: start.duration(to: .now))
     return response
   }
 
@@ -52,7 +60,7 @@ struct RequestGuard: RouterMiddleware {
   private static let host = HTTPField.Name("Host")!
 
   /// The security headers of every answer; the page's own CSP replaces the default one.
-  static let headers: [(HTTPField.Name, String)] = [
+  package static let headers: [(HTTPField.Name, String)] = [
     (.contentSecurityPolicy, "default-src 'none'; frame-ancestors 'none'"),
     (.xContentTypeOptions, "nosniff"),
     (.xFrameOptions, "DENY"),
@@ -110,7 +118,7 @@ struct RequestGuard: RouterMiddleware {
 
   /// Whether `origin` is `http://` or `https://` and then `authority`, in any ASCII case —
   /// compared in place, without the lower-cased copies a request would otherwise pay for.
-  static func isOrigin(_ origin: String, of authority: String) -> Bool {
+  package static func isOrigin(_ origin: String, of authority: String) -> Bool {
     let origin = origin.utf8
     let folded = { (byte: UInt8) in
       (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
@@ -133,7 +141,7 @@ struct RequestGuard: RouterMiddleware {
   }
 
   /// `METHOD /path`, bounded so that an error never echoes much of the input.
-  static func describe(_ request: Request) -> String {
+  package static func describe(_ request: Request) -> String {
     let path = request.uri.path
     let shown = path.count > 100 ? path.prefix(100) + "…" : Substring(path)
     return "\(request.method.rawValue.prefix(16)) \(shown)"
@@ -141,7 +149,13 @@ struct RequestGuard: RouterMiddleware {
 }
 
 extension HTTPField.Name {
-  static let xFrameOptions = Self("X-Frame-Options")!
-  static let referrerPolicy = Self("Referrer-Policy")!
-  static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
+  package static let xFrameOptions = Self("X-Frame-Options")!
+  package static let referrerPolicy = Self("Referrer-Policy")!
+  package static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
+}
+
+/// What ``RequestGuard`` reports of every answer it lets out, refusals included: the server's
+/// metrics keep durations by route and count refusals by status.
+package protocol RequestObserver: Sendable {
+  func answered(path: String, method: String, status: Int, after duration: Duration)
 }

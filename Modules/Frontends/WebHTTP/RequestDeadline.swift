@@ -11,11 +11,11 @@ import NIOHTTPTypes
 /// dribbles one header byte a second is never idle and would hold its connection forever. This
 /// handler bounds the time a request may take to arrive, whatever its pace. Time spent answering
 /// (an event stream, a slow upstream) is not bounded here.
-final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
-  typealias InboundIn = HTTPRequestPart
-  typealias InboundOut = HTTPRequestPart
-  typealias OutboundIn = HTTPResponsePart
-  typealias OutboundOut = HTTPResponsePart
+package final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
+  package typealias InboundIn = HTTPRequestPart
+  package typealias InboundOut = HTTPRequestPart
+  package typealias OutboundIn = HTTPResponsePart
+  package typealias OutboundOut = HTTPResponsePart
 
   private let headTimeout: TimeAmount
   private let bodyTimeout: TimeAmount
@@ -28,30 +28,30 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
   /// Requests whose head has arrived and whose response has not ended.
   private var inFlight = 0
 
-  init(headTimeout: TimeAmount, bodyTimeout: TimeAmount) {
+  package init(headTimeout: TimeAmount, bodyTimeout: TimeAmount) {
     self.headTimeout = headTimeout
     self.bodyTimeout = bodyTimeout
   }
 
-  func handlerAdded(context: ChannelHandlerContext) {
+  package func handlerAdded(context: ChannelHandlerContext) {
     if context.channel.isActive { arm(headTimeout, context: context) }
   }
 
-  func channelActive(context: ChannelHandlerContext) {
+  package func channelActive(context: ChannelHandlerContext) {
     arm(headTimeout, context: context)
     context.fireChannelActive()
   }
 
-  func handlerRemoved(context: ChannelHandlerContext) {
+  package func handlerRemoved(context: ChannelHandlerContext) {
     stop()
   }
 
-  func channelInactive(context: ChannelHandlerContext) {
+  package func channelInactive(context: ChannelHandlerContext) {
     stop()
     context.fireChannelInactive()
   }
 
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+  package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     switch unwrapInboundIn(data) {
     case .head:
       inFlight += 1
@@ -62,7 +62,8 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     context.fireChannelRead(data)
   }
 
-  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+  package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?)
+  {
     if case .end = unwrapOutboundIn(data) {
       inFlight = max(0, inFlight - 1)
       if inFlight == 0 { arm(headTimeout, context: context) }

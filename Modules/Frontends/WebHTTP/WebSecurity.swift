@@ -49,12 +49,12 @@ public struct WebSecurity: Equatable, Sendable {
     self.maximumEventStreamsPerClient = maximumEventStreamsPerClient
   }
 
-  static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "::1"]
+  package static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "::1"]
 
   /// Whether `authority` (`name[:port]`, `[v6]:port`) names this server. The whole value is
   /// read: anything but a host name or address and an optional port of 1 to 65535 (`@`, a path,
   /// a second colon, spaces) names no server, so `127.0.0.1:8080@evil.example` is refused.
-  func allows(authority: String) -> Bool {
+  package func allows(authority: String) -> Bool {
     guard let host = Self.host(ofAuthority: authority) else { return false }
     let name = host.lowercased()
     return Self.loopbackHosts.contains(name) || allowedHosts.contains(name)
@@ -64,7 +64,7 @@ public struct WebSecurity: Equatable, Sendable {
   ///
   /// Read byte by byte: every request's Host goes through here, and `Character`'s Unicode
   /// properties cost more than the whole check needs. Only ASCII is allowed anyway.
-  static func host(ofAuthority authority: String) -> Substring? {
+  package static func host(ofAuthority authority: String) -> Substring? {
     let bytes = authority.utf8
     let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
     let isHexDigit = { (byte: UInt8) in

@@ -41,7 +41,7 @@ struct OneCopyTests {
   /// What the actions route does: resume if needed, then perform.
   static func increment(
     _ id: SessionID, visitor: VisitorID, counter: UUID, on instance: SessionRegistry
-  ) async throws(APIError) -> Snapshot {
+  ) async throws(SessionError) -> Snapshot {
     try await instance.resume(id.rawValue, visitor: visitor)
     return try await instance.perform(
       .incrementCounter(id: counter), in: id.rawValue, visitor: visitor)
@@ -50,7 +50,7 @@ struct OneCopyTests {
   /// What the state route does.
   static func read(
     _ id: SessionID, visitor: VisitorID, on instance: SessionRegistry
-  ) async throws(APIError) -> Snapshot {
+  ) async throws(SessionError) -> Snapshot {
     try await instance.resume(id.rawValue, visitor: visitor, confirmingCurrent: true)
     return try instance.snapshot(of: id.rawValue)
   }

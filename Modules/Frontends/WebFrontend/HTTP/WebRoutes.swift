@@ -91,6 +91,7 @@ public enum WebRoutes {
     router.addMiddleware {
       RequestGuard(security: security, routes: routeTable, observer: metrics)
       LogRequestsMiddleware(.debug)
+      SessionRefusals()
     }
     let environment = RouteEnvironment(
       registry: registry, security: security, limits: ClientLimits(security: security),
@@ -243,7 +244,7 @@ public enum WebRoutes {
       try limits.admitAction(request, context: context)
       // An unknown session is reported before the body is even read.
       try await registry.resume(id, visitor: visitor(of: request), logger: context.logger)
-      guard registry.contains(id) else { throw APIError.unknownSession }
+      guard registry.contains(id) else { throw SessionError.unknownSession }
       try requireJSON(request)
       let body = try await readBody(request)
       let action: UserAction
@@ -254,11 +255,12 @@ public enum WebRoutes {
         throw error
       }
       let snapshot: Snapshot
-      do throws(APIError) {
+      do throws(SessionError) {
         snapshot = try await registry.perform(action, in: id, visitor: visitor(of: request))
       } catch {
-        metrics.action(action.type, result: ServerMetrics.reason(Int(error.status.code)))
-        throw error
+        let refusal = APIError(error)
+        metrics.action(action.type, result: ServerMetrics.reason(Int(refusal.status.code)))
+        throw refusal
       }
       metrics.action(action.type, result: "ok")
       return json(snapshot)
@@ -336,7 +338,7 @@ public enum WebRoutes {
     @Sendable func recordedSession(_ request: Request, _ context: WebRequestContext, read: Bool)
       async throws -> String
     {
-      guard allowed else { throw APIError.recordingOff }
+      guard allowed else { throw SessionError.recordingOff }
       let id = try sessionID(of: request)
       if read {
         try limits.admitRead(request, context: context)
@@ -426,9 +428,9 @@ public enum WebRoutes {
   }
 
   /// The session id of the request's cookie; 404 without one.
-  private static func sessionID(of request: Request) throws(APIError) -> String {
+  private static func sessionID(of request: Request) throws(SessionError) -> String {
     guard let value = cookie(sessionCookieName, in: request), !value.isEmpty else {
-      throw APIError.noSession
+      throw SessionError.noSession
     }
     return String(value)
   }

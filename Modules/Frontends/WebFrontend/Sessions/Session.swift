@@ -163,8 +163,8 @@ final class Session: Sendable {
   /// Loads what the visitor kept (favorites, settings) — after putting back the saved state of a
   /// resumed session — then publishes the state and starts publishing every change; returns the
   /// first snapshot.
-  func start() async throws(APIError) -> Snapshot {
-    try await withDriver { driver throws(APIError) in
+  func start() async throws(SessionError) -> Snapshot {
+    try await withDriver { driver throws(SessionError) in
       if case .resumed(_, let saved) = beginning {
         await driver.begin(restoring: saved)
       } else {
@@ -172,7 +172,7 @@ final class Session: Sendable {
       }
       let observation = await driver.attach(self, publishingNow: true)
       bookkeeping.withLock { $0.observation = observation }
-      guard let snapshot else { throw APIError.unknownSession }
+      guard let snapshot else { throw SessionError.unknownSession }
       return snapshot
     }
   }
@@ -182,8 +182,8 @@ final class Session: Sendable {
   /// Runs `body` with the session's driver, waking the store first if it sleeps; the session
   /// does not go to sleep meanwhile. Throws 404 once the session has ended.
   private func withDriver<Result>(
-    _ body: (any SessionDriver) async throws(APIError) -> Result
-  ) async throws(APIError) -> Result {
+    _ body: (any SessionDriver) async throws(SessionError) -> Result
+  ) async throws(SessionError) -> Result {
     let driver = try await acquireDriver()
     defer { bookkeeping.withLock { $0.busy -= 1 } }
     return try await body(driver)
@@ -195,7 +195,7 @@ final class Session: Sendable {
     case ended
   }
 
-  private func acquireDriver() async throws(APIError) -> any SessionDriver {
+  private func acquireDriver() async throws(SessionError) -> any SessionDriver {
     while true {
       let acquisition = bookkeeping.withLock { state -> Acquisition in
         guard !state.isEnded else { return .ended }
@@ -220,7 +220,7 @@ final class Session: Sendable {
       case .wait(let task):
         await task.value
       case .ended:
-        throw APIError.unknownSession
+        throw SessionError.unknownSession
       }
     }
   }
@@ -321,25 +321,27 @@ final class Session: Sendable {
 
   // MARK: Recording
 
-  func startRecording(limit: Int) async throws(APIError) -> RecordingStatus {
-    try await withDriver { driver throws(APIError) in try await driver.startRecording(limit: limit)
+  func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus {
+    try await withDriver { driver throws(SessionError) in
+      try await driver.startRecording(limit: limit)
     }
   }
 
-  func stopRecording() async throws(APIError) {
+  func stopRecording() async throws(SessionError) {
     try await withDriver { driver in await driver.stopRecording() }
   }
 
-  func recordingStatus() async throws(APIError) -> RecordingStatus {
+  func recordingStatus() async throws(SessionError) -> RecordingStatus {
     try await withDriver { driver in await driver.recordingStatus() }
   }
 
-  func record() async throws(APIError) -> SessionRecordWithImports {
-    try await withDriver { driver throws(APIError) in try await driver.record() }
+  func record() async throws(SessionError) -> SessionRecordWithImports {
+    try await withDriver { driver throws(SessionError) in try await driver.record() }
   }
 
-  func recordSteps(after count: Int) async throws(APIError) -> String {
-    try await withDriver { driver throws(APIError) in try await driver.recordSteps(after: count) }
+  func recordSteps(after count: Int) async throws(SessionError) -> String {
+    try await withDriver { driver throws(SessionError) in try await driver.recordSteps(after: count)
+    }
   }
 
   /// The number of event streams open on this session.
@@ -382,31 +384,32 @@ final class Session: Sendable {
   /// Sends a user action to the store, after checking it against the current state, and returns
   /// the state after it.
   ///
-  /// - Throws: ``APIError`` (422/409) when the action names something that does not exist;
-  ///   nothing is sent then. 503 when the state it produced could not be saved: the change is
-  ///   in the session (and on the event stream) and its write is tried again until the storage
-  ///   takes it, but it is not acknowledged — a 2xx answer means saved.
+  /// - Throws: ``SessionError/refused(_:)`` when the action names something that does not
+  ///   exist or does not fit the state now; nothing is sent then. ``SessionError/notSaved(reason:)``
+  ///   when the state it produced could not be saved: the change is in the session (and on the
+  ///   event stream) and its write is tried again until the storage takes it, but it is not
+  ///   acknowledged — a 2xx answer means saved.
   ///
   /// With an archive, the answer waits until the state the action produced is saved (at most
   /// `archiveTimeout`), so what the visitor sees acknowledged survives a crash.
   func perform(
     _ action: UserAction, archiveTimeout: Duration = .seconds(2)
-  ) async throws(APIError) -> Snapshot {
+  ) async throws(SessionError) -> Snapshot {
     // The state right after this action, read on the store's actor before another request of
     // the session can send its own.
-    let applied = try await withDriver { driver throws(APIError) in
+    let applied = try await withDriver { driver throws(SessionError) in
       try await driver.apply(action, in: self)
     }
-    guard let snapshot = applied else { throw APIError.unknownSession }
+    guard let snapshot = applied else { throw SessionError.unknownSession }
     switch await waitUntilArchived(timeout: archiveTimeout) {
     case .saved:
       return snapshot
     case .failed(let reason):
-      throw APIError.notSaved("the storage refused the write (\(reason.prefix(120)))")
+      throw SessionError.notSaved(reason: "the storage refused the write (\(reason.prefix(120)))")
     case .timedOut:
-      throw APIError.notSaved("the storage did not confirm the write in time")
+      throw SessionError.notSaved(reason: "the storage did not confirm the write in time")
     case .superseded:
-      throw APIError.superseded
+      throw SessionError.superseded
     }
   }
 

@@ -193,7 +193,7 @@ public final class SessionRegistry: Sendable {
   func create(
     for visitor: VisitorID? = nil, network: String? = nil, now: ContinuousClock.Instant = .now,
     logger: Logger? = nil
-  ) async throws(APIError) -> (SessionID, Snapshot) {
+  ) async throws(SessionError) -> (SessionID, Snapshot) {
     let logger = logger ?? self.logger
     let session = try insertSession(
       id: SessionID(), for: visitor, network: network, beginning: .new, now: now, logger: logger)
@@ -221,7 +221,7 @@ public final class SessionRegistry: Sendable {
   func resume(
     _ id: String, visitor: @autoclosure () -> VisitorID?, confirmingCurrent: Bool = false,
     now: ContinuousClock.Instant = .now, logger: Logger? = nil
-  ) async throws(APIError) {
+  ) async throws(SessionError) {
     let logger = logger ?? self.logger
     guard let archive, let sessionID = SessionID(id) else { return }
     // A copy past its idle timeout that the sweeper has not ended yet ends now; its visitor's
@@ -238,11 +238,11 @@ public final class SessionRegistry: Sendable {
       case nil: throw Self.archiveUnavailable
       }
     }
-    let resuming = try table.withLock { table throws(APIError) -> Task<Resumption, Never>? in
+    let resuming = try table.withLock { table throws(SessionError) -> Task<Resumption, Never>? in
       guard table.sessions[sessionID] == nil else { return nil }
       // Draining: the visitor's next try reaches another instance, which resumes the session.
       guard !table.isClosed else {
-        throw APIError(.serviceUnavailable, "the server is shutting down; try again")
+        throw SessionError.shuttingDown(resumable: true)
       }
       if let running = table.resuming[sessionID] { return running }
       let visitor = visitor()
@@ -257,11 +257,7 @@ public final class SessionRegistry: Sendable {
     }
   }
 
-  private static var archiveUnavailable: APIError {
-    APIError(
-      .serviceUnavailable, "saved sessions cannot be read right now; try again",
-      headers: [.retryAfter: "5"])
-  }
+  private static var archiveUnavailable: SessionError { .archiveUnavailable }
 
   /// Whether `session`, this copy, still holds its session in the archive: `true` too when the
   /// archive has no row for it (a new session not yet saved), `false` when another copy holds
@@ -374,19 +370,20 @@ public final class SessionRegistry: Sendable {
           "count": "\(count)",
         ])
     } catch {
-      logger.notice("Saved session not resumed", metadata: ["reason": "\(error.message)"])
+      logger.notice("Saved session not resumed", metadata: ["reason": "\(error)"])
     }
     return .done
   }
 
   /// Adds a session; when full, ends the least recently used idle one or, when none is idle, the
   /// least recently used one of the network holding the most sessions (``fairVictim``); throws
-  /// 503 when neither applies or the server is shutting down.
+  /// ``SessionError/tooManySessions(limit:)`` when neither applies, or
+  /// ``SessionError/shuttingDown(resumable:)``.
   private func insertSession(
     id: SessionID, for visitor: VisitorID?, network: String? = nil,
     beginning: Session.Beginning, generation: String = Session.newGeneration(),
     now: ContinuousClock.Instant, logger: Logger
-  ) throws(APIError) -> Session {
+  ) throws(SessionError) -> Session {
     let dependencies: DependencyOverrides
     if let visitor, let kept = visitorData?(visitor) {
       dependencies = { [base = self.dependencies] values in
@@ -396,9 +393,9 @@ public final class SessionRegistry: Sendable {
     } else {
       dependencies = self.dependencies
     }
-    let (created, evicted) = try table.withLock { table throws(APIError) in
+    let (created, evicted) = try table.withLock { table throws(SessionError) in
       guard !table.isClosed else {
-        throw APIError(.serviceUnavailable, "the server is shutting down")
+        throw SessionError.shuttingDown(resumable: false)
       }
       var evicted: Session?
       if table.sessions.count >= configuration.maximumSessionCount {
@@ -408,10 +405,7 @@ public final class SessionRegistry: Sendable {
         else {
           logger.warning(
             "Session limit reached", metadata: ["limit": "\(configuration.maximumSessionCount)"])
-          throw APIError(
-            .serviceUnavailable,
-            "too many sessions (the limit is \(configuration.maximumSessionCount)); try again later",
-            headers: [.retryAfter: "60"])
+          throw SessionError.tooManySessions(limit: configuration.maximumSessionCount)
         }
         table.sessions[idle.id] = nil
         evicted = idle
@@ -438,9 +432,10 @@ public final class SessionRegistry: Sendable {
   }
 
   /// The view of a session, marking it active.
-  func snapshot(of id: String, now: ContinuousClock.Instant = .now) throws(APIError) -> Snapshot {
+  func snapshot(of id: String, now: ContinuousClock.Instant = .now) throws(SessionError) -> Snapshot
+  {
     let session = try session(id, now: now)
-    guard let snapshot = session.snapshot else { throw APIError.unknownSession }
+    guard let snapshot = session.snapshot else { throw SessionError.unknownSession }
     return snapshot
   }
 
@@ -450,27 +445,29 @@ public final class SessionRegistry: Sendable {
   var allowsRecording: Bool { configuration.recordingLimit != nil && app.canRecord }
 
   /// Starts recording a session (a recording in progress starts over).
-  func startRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(APIError)
+  func startRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(SessionError)
     -> RecordingStatus
   {
-    guard let limit = configuration.recordingLimit else { throw APIError.recordingOff }
+    guard let limit = configuration.recordingLimit else { throw SessionError.recordingOff }
     return try await session(id, now: now).startRecording(limit: limit)
   }
 
   /// Stops recording a session and forgets the recording.
-  func stopRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(APIError) {
+  func stopRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(SessionError)
+  {
     try await session(id, now: now).stopRecording()
   }
 
   /// Whether a session is being recorded, and how far.
-  func recordingStatus(of id: String, now: ContinuousClock.Instant = .now) async throws(APIError)
+  func recordingStatus(of id: String, now: ContinuousClock.Instant = .now)
+    async throws(SessionError)
     -> RecordingStatus
   {
     try await session(id, now: now).recordingStatus()
   }
 
   /// The record of a session's recording so far, with what a test written from it imports.
-  func record(of id: String, now: ContinuousClock.Instant = .now) async throws(APIError)
+  func record(of id: String, now: ContinuousClock.Instant = .now) async throws(SessionError)
     -> SessionRecordWithImports
   {
     try await session(id, now: now).record()
@@ -479,7 +476,7 @@ public final class SessionRegistry: Sendable {
   /// The step lines of a session's recording after the first `count` (the record file's
   /// `{"step":…}` lines), for a viewer that has those already.
   func recordSteps(of id: String, after count: Int, now: ContinuousClock.Instant = .now)
-    async throws(APIError) -> String
+    async throws(SessionError) -> String
   {
     try await session(id, now: now).recordSteps(after: count)
   }
@@ -490,11 +487,11 @@ public final class SessionRegistry: Sendable {
   /// the session over (it moved to another instance while this one ran, and came back) — the
   /// copy is dropped, the session is resumed from what the archive holds, and the action is
   /// applied once more, to that state: the visitor's action is kept, and nothing the stale copy
-  /// showed is acknowledged. Throws ``APIError/superseded`` (503) if that happens twice.
+  /// showed is acknowledged. Throws ``SessionError/superseded`` if that happens twice.
   func perform(
     _ action: UserAction, in id: String, visitor: @autoclosure () -> VisitorID? = nil,
     now: ContinuousClock.Instant = .now
-  ) async throws(APIError) -> Snapshot {
+  ) async throws(SessionError) -> Snapshot {
     let session = try session(id, now: now)
     do {
       return try await session.perform(action, archiveTimeout: configuration.archiveTimeout)
@@ -509,23 +506,20 @@ public final class SessionRegistry: Sendable {
   /// Opens an event stream on a session; `end` closes it (its client has gone).
   func subscribe(
     to id: String, now: ContinuousClock.Instant = .now
-  ) throws(APIError) -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
+  ) throws(SessionError) -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
     let session = try session(id, now: now)
     guard session.subscriberCount < configuration.maximumEventStreamsPerSession else {
-      throw APIError(
-        .tooManyRequests,
-        "this session already has \(configuration.maximumEventStreamsPerSession) event streams open"
-      )
+      throw SessionError.tooManyEventStreams(limit: configuration.maximumEventStreamsPerSession)
     }
     return session.subscribe()
   }
 
   /// Ends a session at the visitor's request.
-  func end(_ id: String, logger: Logger? = nil) throws(APIError) {
+  func end(_ id: String, logger: Logger? = nil) throws(SessionError) {
     let logger = logger ?? self.logger
     guard let sessionID = SessionID(id),
       let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
-    else { throw APIError.unknownSession }
+    else { throw SessionError.unknownSession }
     endAndForget(session)
     logger.info(
       "Session ended", metadata: ["session": "\(session.logName)", "count": "\(count)"])
@@ -698,10 +692,10 @@ public final class SessionRegistry: Sendable {
     return table.withLock { $0.sessions[sessionID] }
   }
 
-  private func session(_ id: String, now: ContinuousClock.Instant) throws(APIError) -> Session {
-    guard let sessionID = SessionID(id) else { throw APIError.unknownSession }
-    let (session, isExpired) = try table.withLock { table throws(APIError) in
-      guard let session = table.sessions[sessionID] else { throw APIError.unknownSession }
+  private func session(_ id: String, now: ContinuousClock.Instant) throws(SessionError) -> Session {
+    guard let sessionID = SessionID(id) else { throw SessionError.unknownSession }
+    let (session, isExpired) = try table.withLock { table throws(SessionError) in
+      guard let session = table.sessions[sessionID] else { throw SessionError.unknownSession }
       // A session past its idle timeout is gone even if the sweeper has not run yet (``resume``
       // ended it first when there is an archive, and resumed it from what it saved).
       guard session.lastActivity.duration(to: now) <= configuration.idleTimeout else {
@@ -713,7 +707,7 @@ public final class SessionRegistry: Sendable {
     }
     if isExpired {
       session.end()
-      throw APIError.unknownSession
+      throw SessionError.unknownSession
     }
     return session
   }

@@ -153,19 +153,19 @@ protocol SessionDriver: AnyObject, Sendable {
   func sleep() async -> (any SessionSleep)?
   /// Checks `action` against the current state and sends it, on the store's actor, and returns
   /// the snapshot `session` published for it.
-  func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot?
+  func apply(_ action: UserAction, in session: Session) async throws(SessionError) -> Snapshot?
   /// A saved state as the session compares it with the next one to save.
   func keptState(of saved: SavedState) -> KeptState?
   /// Starts recording the session (over again, if it was); 409 when the app cannot be recorded.
-  func startRecording(limit: Int) async throws(APIError) -> RecordingStatus
+  func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus
   /// Stops recording and forgets the recording.
   func stopRecording() async
   func recordingStatus() async -> RecordingStatus
   /// The record so far; 404 when the session is not being recorded.
-  func record() async throws(APIError) -> SessionRecordWithImports
+  func record() async throws(SessionError) -> SessionRecordWithImports
   /// The record's step lines after the first `count`; 404 when the session is not being
   /// recorded.
-  func recordSteps(after count: Int) async throws(APIError) -> String
+  func recordSteps(after count: Int) async throws(SessionError) -> String
 }
 
 /// A session's store put to sleep: its state and dependencies, kept while the store and its
@@ -388,8 +388,8 @@ where Root.State: Sendable, Root.Action: Sendable {
 
   // MARK: Recording
 
-  func startRecording(limit: Int) async throws(APIError) -> RecordingStatus {
-    guard let recorded else { throw APIError.recordingOff }
+  func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus {
+    guard let recorded else { throw SessionError.recordingOff }
     return await Self.startRecording(store, limit: limit, recorded: recorded, driver: self)
   }
 
@@ -426,15 +426,15 @@ where Root.State: Sendable, Root.Action: Sendable {
       full: recording.isFull)
   }
 
-  func record() async throws(APIError) -> SessionRecordWithImports {
+  func record() async throws(SessionError) -> SessionRecordWithImports {
     guard let recorded, let record = await Self.record(store, recorded: recorded, driver: self)
-    else { throw APIError.notRecording }
+    else { throw SessionError.notRecording }
     return SessionRecordWithImports(record: record, testImports: recorded.testImports(record))
   }
 
-  func recordSteps(after count: Int) async throws(APIError) -> String {
+  func recordSteps(after count: Int) async throws(SessionError) -> String {
     guard let lines = await Self.recordSteps(store, after: count, driver: self) else {
-      throw APIError.notRecording
+      throw SessionError.notRecording
     }
     return lines
   }
@@ -453,19 +453,19 @@ where Root.State: Sendable, Root.Action: Sendable {
     return recorded.record(recording)
   }
 
-  func apply(_ action: UserAction, in session: Session) async throws(APIError) -> Snapshot? {
+  func apply(_ action: UserAction, in session: Session) async throws(SessionError) -> Snapshot? {
     try await Self.apply(action, to: store, api: api, in: session, driver: self)
   }
 
   private static func apply(
     _ action: UserAction, to store: isolated StoreActorOf<Root>, api: WebAPI<Root>,
     in session: Session, driver: RootDriver
-  ) async throws(APIError) -> Snapshot? {
-    let send = { () throws(APIError) in
+  ) async throws(SessionError) -> Snapshot? {
+    let send = { () throws(SessionError) in
       do throws(ActionRefusal) {
         store.send(try api.rootAction(for: action, in: store.state))
       } catch {
-        throw APIError(error)
+        throw SessionError.refused(error)
       }
     }
     if let recording = driver.recording.withLock({ $0 }) {

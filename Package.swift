@@ -371,26 +371,38 @@ let package = Package(
       ],
       path: "Modules/Frontends/WebHTTP"
     ),
-    // The web front end: routes, sessions (one store per visitor of the root feature it is handed,
-    // a WebApp), the page.
+    // The web front end as a feature's web adapter sees it: the API a feature declares (its
+    // actions, the JSON view of its state), the page's sections and frame, and JSON. It knows no
+    // HTTP and no session.
     .target(
       name: "WebFrontend",
-      dependencies: [
-        "ComposableArchitecture", "ComposableRecording", dependencies, logging,
-        nioCore, nioPosix, nioHTTP1,
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "Metrics", package: "swift-metrics"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        "AppConfiguration", "SessionTestWriter", "WebHTTP",
-      ],
+      dependencies: ["ComposableArchitecture"],
       path: "Modules/Frontends/WebFrontend",
       resources: [.copy("Public")]
+    ),
+    // Sessions: one store per visitor of the root feature a WebApp hands it, kept, saved and
+    // resumed. No HTTP: its refusals are its own (SessionError), and the routes answer them.
+    .target(
+      name: "WebSessions",
+      dependencies: [
+        "WebFrontend", "ComposableArchitecture", "ComposableRecording", logging, nioCore,
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "Modules/Frontends/WebSessions"
+    ),
+    // The routes (session, actions, events, recording, probes, the page's files) over sessions,
+    // behind WebHTTP's guard; the server's metrics; the server that runs them.
+    .target(
+      name: "WebRoutes",
+      dependencies: [
+        "WebHTTP", "WebSessions", "WebFrontend", "ComposableArchitecture", "ComposableRecording",
+        "SessionTestWriter", logging, nioCore,
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ],
+      path: "Modules/Frontends/WebRoutes"
     ),
     .executableTarget(
       name: "app-server",
@@ -404,7 +416,7 @@ let package = Package(
     .executableTarget(
       name: "preview-server",
       dependencies: [
-        "WebFrontend", "ComposableArchitecture", logging,
+        "WebFrontend", "WebSessions", "WebRoutes", "WebHTTP", "ComposableArchitecture", logging,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ] + (adapterModules("Web") + featureModules + featureUses + previewClients).map(byName),
       path: "Apps/Previews/preview-server"
@@ -448,7 +460,9 @@ let package = Package(
     // names the app's features.
     .target(
       name: "AppWeb",
-      dependencies: ["WebFrontend", "AppFeature", "AppRecording", "ComposableArchitecture"]
+      dependencies: [
+        "WebFrontend", "WebSessions", "AppFeature", "AppRecording", "ComposableArchitecture",
+      ]
         + adapterModules("Web").map(byName),
       path: "Apps/AppWeb"
     ),
@@ -458,11 +472,15 @@ let package = Package(
     .target(
       name: "AppComposition",
       dependencies: [
-        "AppConfiguration", "AppTerminal", "AppWeb", "WebFrontend", "WeatherClient",
+        "AppConfiguration", "AppTerminal", "AppWeb", "WebFrontend", "WebSessions", "WebRoutes",
+        "WebHTTP", "WeatherClient",
         "WeatherClientLive", "WeatherClientOffline", "FactClient", "FactClientLive",
         "FactClientOffline", "RandomNumberClient", "RandomNumberClientLive", "FavoriteClient",
         "FavoriteClientLive", "SettingsClient", "SettingsClientLive", "LiveStorage",
         "LivePostgres", "LiveHTTP", "ComposableArchitecture", logging, dependencies,
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "Metrics", package: "swift-metrics"),
       ],
       path: "Apps/AppComposition"
     ),
@@ -645,7 +663,8 @@ let package = Package(
     .testTarget(
       name: "WebFrontendTests",
       dependencies: [
-        "WebFrontend", "WebHTTP", "AppWeb", "CounterWeb", "SearchWeb", "SettingsWeb",
+        "WebFrontend", "WebHTTP", "WebSessions", "WebRoutes", "AppWeb", "CounterWeb", "SearchWeb",
+        "SettingsWeb",
         "EpisodesWeb",
         "ComposableArchitecture", "ComposableRecording", "AppFeature", "CounterFeature",
         "SearchFeature", "EpisodesFeature", "WeatherClient", "WeatherClientLive", "FactClient",
@@ -661,7 +680,7 @@ let package = Package(
     .testTarget(
       name: "AddingAFeatureTests",
       dependencies: [
-        "ComposableArchitecture", "WebFrontend", "TerminalFrontend",
+        "ComposableArchitecture", "WebFrontend", "WebSessions", "WebRoutes", "TerminalFrontend",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ],
@@ -671,7 +690,9 @@ let package = Package(
     .testTarget(
       name: "AppCompositionTests",
       dependencies: [
-        "AppComposition", "AppConfiguration", "AppTerminal", "WebFrontend", "FavoriteClient",
+        "AppComposition", "AppConfiguration", "AppTerminal", "WebFrontend", "WebSessions",
+        "WebRoutes",
+        "FavoriteClient",
         dependencies,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -12,6 +12,7 @@ import SettingsClient
 import SettingsClientLive
 import Synchronization
 import WebFrontend
+import WebSessions
 
 /// The storage an executable opened — one SQLite file, or a PostgreSQL database — closed when it
 /// stops.

@@ -1,6 +1,7 @@
 import AppFeature
 import AppRecording
 import WebFrontend
+import WebSessions
 
 extension AppFeature {
   /// The app's web API: the app's own frame (the greeting, the tab selection: ``TabsPage``),

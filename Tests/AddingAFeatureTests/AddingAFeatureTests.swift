@@ -7,6 +7,8 @@ import Logging
 import TerminalFrontend
 import Testing
 import WebFrontend
+import WebRoutes
+import WebSessions
 
 /// A feature added by the recipe is reachable from both front ends: its actions are in the
 /// catalogue and decode to the root's actions, its state is in the state JSON and its schema, and
@@ -137,7 +139,7 @@ struct AddingAFeatureTests {
   /// Its page alone, as `preview-server` would serve it before the app knows the lamp: the frame
   /// with the lamp's one section (no tab bar), its module, and the session running `Lamp` itself.
   @Test func itsPageIsServedAloneBeforeTheAppKnowsIt() async throws {
-    let preview = LampPage.preview
+    let preview = WebApp(LampPage.preview)
     var logger = Logger(label: "lamp-preview")
     logger.logLevel = .critical
     let registry = SessionRegistry(app: preview, logger: logger) { _ in }

@@ -2,6 +2,7 @@ import ComposableArchitecture
 import Foundation
 import TerminalFrontend
 import WebFrontend
+import WebSessions
 
 // The recipe of docs/adding-a-feature.md, followed for a feature that is not in the app: a lamp
 // with a switch and a brightness. Each step is what a new feature adds, in the file it would add
@@ -101,7 +102,7 @@ enum LampPage: WebFeature {
 
 extension LampPage {
   /// Its section alone, on the lamp's own reducer: what `preview-server` serves for it.
-  static var preview: WebApp { alone(Lamp(), initialState: { Lamp.State() }) }
+  static var preview: WebPreview<Self> { alone(Lamp(), initialState: { Lamp.State() }) }
 }
 
 // MARK: Step 5 — the terminal screen (Frontends/Adapters/Lamp/Terminal/LampScreen.swift),

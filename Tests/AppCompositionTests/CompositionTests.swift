@@ -5,6 +5,7 @@ import FavoriteClient
 import Foundation
 import Testing
 import WebFrontend
+import WebSessions
 
 @testable import AppComposition
 

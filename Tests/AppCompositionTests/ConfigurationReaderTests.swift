@@ -2,9 +2,10 @@ import AppConfiguration
 import ArgumentParser
 import Foundation
 import Testing
+import WebRoutes
 
+@testable import AppComposition
 @testable import AppTerminal
-@testable import WebFrontend
 
 /// Flags over environment over defaults, and one message for a bad value wherever it came from.
 struct ConfigurationReaderTests {

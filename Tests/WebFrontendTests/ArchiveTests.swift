@@ -6,9 +6,10 @@ import Hummingbird
 import HummingbirdTesting
 import SettingsClient
 import Testing
-import WebHTTP
 
 @testable import WebFrontend
+@testable import WebHTTP
+@testable import WebSessions
 
 /// Sessions saved to a `SessionArchive` and resumed by another registry (a restarted server, or
 /// another instance sharing the archive), for their visitor only.

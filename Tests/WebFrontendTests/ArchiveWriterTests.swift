@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import WebFrontend
+@testable import WebSessions
 
 /// The archive's writer groups the states of sessions that change while a write is on its way
 /// into the next write, and the deadlines of waiting requests are watched by one task.

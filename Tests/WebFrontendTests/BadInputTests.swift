@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Testing
 import WebFrontend
 import WebHTTP
+import WebRoutes
 
 /// Every way a request can be wrong: a 4xx with a JSON message, and nothing changes.
 @MainActor
@@ -160,7 +161,7 @@ struct BadInputTests {
   @Test func anOversizedBodyIsRefused() async throws {
     try await makeApplication(makeRegistry()).test(.router) { client in
       let session = try await client.createSession()
-      let padding = String(repeating: " ", count: WebRoutes.maximumBodySize)
+      let padding = String(repeating: " ", count: WebRouter.maximumBodySize)
       let response = try await client.post(#"{"type": "counter.add"\#(padding)}"#, to: session.id)
       #expect(response.status == .contentTooLarge)
       let error = try decodeBody(response, as: APIError.Body.self)

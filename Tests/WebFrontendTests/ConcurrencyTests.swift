@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebFrontend
+import WebSessions
 
 /// Many visitors at once, over a live server with a multi-connection client.
 @MainActor

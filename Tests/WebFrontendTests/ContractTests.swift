@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebFrontend
+import WebSessions
 
 /// The page and the server agree on the names of actions: every action type the page's modules
 /// can send is one the server's catalogue (`GET /api/actions`) accepts.

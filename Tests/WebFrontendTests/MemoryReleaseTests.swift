@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WebFrontend
+@testable import WebSessions
 
 /// Memory of many ended or compacted sessions goes back to the system (glibc's `malloc_trim`,
 /// found at run time); a few are not worth a walk over the heap.

@@ -3,9 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import WebHTTP
 
 @testable import WebFrontend
+@testable import WebHTTP
 
 /// The per-client limits count networks, not just addresses: a machine with many addresses of
 /// one IPv4 /24 or one IPv6 /64 gets no more than that network's budget, reads are limited too,

@@ -5,9 +5,10 @@ import Foundation
 import SettingsClient
 import Synchronization
 import Testing
-import WebHTTP
 
 @testable import WebFrontend
+@testable import WebHTTP
+@testable import WebSessions
 
 /// One copy of a session at a time: when a session moves between instances that both keep
 /// running (a balancer whose health checks flap), the copy left behind may never acknowledge a

@@ -6,6 +6,7 @@ import Foundation
 import SearchWeb
 import SettingsWeb
 import WebFrontend
+import WebSessions
 
 /// What a Swift client of the API reads back: the state JSON decoded through each feature's view
 /// type, one member per key (`state.counters`, `state.search`, …), as the page reads it.

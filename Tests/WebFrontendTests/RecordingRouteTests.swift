@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebFrontend
+import WebSessions
 
 /// A visitor's recording of their own session (`--allow-recording`), through the routes.
 /// `GET /api/session/recording`'s answer.

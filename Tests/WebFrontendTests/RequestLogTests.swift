@@ -7,6 +7,8 @@ import Logging
 import Synchronization
 import Testing
 import WebFrontend
+import WebRoutes
+import WebSessions
 
 /// Every log line a request causes carries that request's id, the registry's included, so one
 /// visitor's trouble can be followed through the log.

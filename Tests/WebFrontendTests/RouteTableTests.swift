@@ -8,14 +8,16 @@ import HummingbirdTesting
 import Testing
 
 @testable import WebFrontend
+@testable import WebRoutes
+@testable import WebSessions
 
 /// The route table is made from the same named groups as the router, for whatever root the server
 /// is handed: the guard's 405s, the metrics' series and the page's addresses all follow it.
 @MainActor
 struct RouteTableTests {
   @Test func theTableIsTheGroupsRoutesWithTheAppsPageAddresses() {
-    let table = WebRoutes.routes(page: WebApp.app.page)
-    for group in WebRoutes.groups(page: WebApp.app.page) {
+    let table = WebRouter.routes(page: WebApp.app.page)
+    for group in WebRouter.groups(page: WebApp.app.page) {
       for (path, methods) in group.routes {
         #expect(table[path] == methods, "\(group.name): \(path)")
       }
@@ -25,7 +27,7 @@ struct RouteTableTests {
     }
     #expect(table["/api/session"] == [.post, .delete])
     // A server of another root has its own page addresses, and none of the app's.
-    let other = WebRoutes.routes(page: WebPage(title: "Tally", sections: [TallyWeb.section!]))
+    let other = WebRouter.routes(page: WebPage(title: "Tally", sections: [TallyWeb.section!]))
     #expect(other["/tally"] == [.get] && other["/tally.js"] == [.get] && other["/counters"] == nil)
     #expect(other["/counters.js"] == nil && other["/app.js"] == [.get])
     #expect(other["/api/session/actions"] == [.post])
@@ -71,7 +73,7 @@ struct RouteTableTests {
   @Test func everyRouteAnswersItsMethodsAndRefusesOthersWith405() async throws {
     let registry = makeRegistry()
     try await makeApplication(registry).test(.router) { client in
-      for (path, methods) in WebRoutes.routes(page: WebApp.app.page) {
+      for (path, methods) in WebRouter.routes(page: WebApp.app.page) {
         for method in methods {
           // Without a session the session's routes answer 404 "no session; create one …": found, and
           // refused for the missing session, never "no such route" nor 405.
@@ -99,9 +101,7 @@ struct RouteTableTests {
   }
 
   @Test func theMetricsHaveASeriesForEveryPageAddressOfTheApp() async throws {
-    let registry = SessionRegistry(
-      app: .app, logger: quietLogger, metrics: ServerMetrics(page: WebApp.app.page)
-    ) { _ in }
+    let registry = SessionRegistry(app: .app, logger: quietLogger) { _ in }
     try await makeApplication(registry).test(.router) { client in
       #expect(try await client.call(.get, "/search").status == .ok)
       let metrics = String(buffer: try await client.call(.get, "/metrics").body)
@@ -167,7 +167,7 @@ struct RouteTableTests {
       try await makeApplication(resumed).test(.router) { other in
         let state = try await other.call(
           .get, "/api/session/state",
-          headers: [.cookie: "\(WebRoutes.sessionCookieName)=\(id); \(visitor)"])
+          headers: [.cookie: "\(WebRouter.sessionCookieName)=\(id); \(visitor)"])
         #expect(state.status == .ok)
         #expect(String(buffer: state.body).contains(#""tally":{"count":2,"starts":1}"#))
       }

@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import WebFrontend
 import WebHTTP
+import WebSessions
 
 /// What the server does when its storage refuses writes: nothing is acknowledged that is not
 /// saved, the refused states are saved by themselves once the storage takes writes again, and

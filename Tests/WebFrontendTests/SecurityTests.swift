@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Testing
 import WebFrontend
 import WebHTTP
+import WebSessions
 
 /// The rules that make the server safe to put on the internet: the session id only in a cookie,
 /// requests only from the page's own origin and to the server's own names, strict bodies,

@@ -10,6 +10,7 @@ import RandomNumberClient
 import Testing
 import WebFrontend
 import WebHTTP
+import WebSessions
 
 /// The routes of the API, one behaviour per test, through the router.
 @MainActor

@@ -3,6 +3,7 @@ import Hummingbird
 import Synchronization
 import Testing
 import WebFrontend
+import WebRoutes
 
 #if canImport(Glibc)
   import Glibc

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebFrontend
+import WebRoutes
 
 /// A client must send each request within the request timeout — from connecting, or from the end
 /// of the previous answer — however it paces its bytes; connections of prompt clients stay open.

@@ -12,6 +12,8 @@ import SettingsClient
 import Testing
 import WebFrontend
 import WebHTTP
+import WebRoutes
+import WebSessions
 
 /// A registry whose sessions run on test doubles: incrementing ids, `clock` as the continuous
 /// clock, favorites that succeed at once; every other client stays unimplemented unless
@@ -77,7 +79,7 @@ extension TestClientProtocol {
     _ test: @escaping (TestResponse) async throws -> Value
   ) async throws -> Value {
     var headers = headers
-    if let id { headers[.cookie] = "\(WebRoutes.sessionCookieName)=\(id)" }
+    if let id { headers[.cookie] = "\(WebRouter.sessionCookieName)=\(id)" }
     if method != .get, headers[.origin] == nil { headers[.origin] = pageOrigin }
     return try await execute(
       uri: path, method: method, headers: headers, body: body, testCallback: test)

@@ -7,6 +7,8 @@ import HummingbirdTesting
 import SettingsClient
 import Testing
 import WebFrontend
+import WebRoutes
+import WebSessions
 
 /// Each visitor's favorites and settings: kept by `visitorData` under the id of a long-lived
 /// cookie, loaded into every new session of that visitor.
@@ -48,7 +50,7 @@ struct VisitorTests {
     _ client: some TestClientProtocol, visitor: String? = nil
   ) async throws -> (session: CreatedSession, visitorCookie: String) {
     var headers: HTTPFields = [:]
-    if let visitor { headers[.cookie] = "\(WebRoutes.visitorCookieName)=\(visitor)" }
+    if let visitor { headers[.cookie] = "\(WebRouter.visitorCookieName)=\(visitor)" }
     let response = try await client.call(.post, "/api/session", headers: headers)
     #expect(response.status == .created)
     let snapshot: SessionResponse = try decodeBody(response)

@@ -6,7 +6,7 @@ import CounterWeb
 import EpisodesWeb
 import SearchWeb
 import SettingsWeb
-import WebFrontend
+import WebSessions
 
 /// The features a preview can show: each web adapter's section alone, on the feature's own
 /// reducer (its `preview`).
@@ -18,10 +18,10 @@ enum PreviewedFeature: String, CaseIterable, ExpressibleByArgument {
 
   var app: WebApp {
     switch self {
-    case .counter: CounterListPage.preview
-    case .search: SearchPage.preview
-    case .settings: SettingsPage.preview
-    case .episodes: EpisodesPage.preview
+    case .counter: WebApp(CounterListPage.preview)
+    case .search: WebApp(SearchPage.preview)
+    case .settings: WebApp(SettingsPage.preview)
+    case .episodes: WebApp(EpisodesPage.preview)
     }
   }
 }

@@ -17,6 +17,7 @@ import SettingsClient
 import WeatherClient
 import WeatherClientOffline
 import WebFrontend
+import WebRoutes
 
 struct PreviewServer: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

@@ -73,10 +73,10 @@ extension JSONValue: Encodable {
 }
 
 /// Any JSON key.
-struct AnyKey: CodingKey {
-  var stringValue: String
-  var intValue: Int? { nil }
-  init(_ string: String) { self.stringValue = string }
-  init?(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { nil }
+package struct AnyKey: CodingKey {
+  package var stringValue: String
+  package var intValue: Int? { nil }
+  package init(_ string: String) { self.stringValue = string }
+  package init?(stringValue: String) { self.stringValue = stringValue }
+  package init?(intValue: Int) { nil }
 }

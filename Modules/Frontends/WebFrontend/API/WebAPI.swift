@@ -1,6 +1,5 @@
 import ComposableArchitecture
 import Foundation
-import WebHTTP
 
 /// The web API of a root reducer, put together from the ``WebFeature``s registered with it: the
 /// action catalogue, decoding and resolving user actions, the state JSON and its schema.
@@ -262,9 +261,9 @@ public struct WebAPI<Root: Reducer>: Sendable {
 /// so that the next state re-encodes only what changed.
 public struct StateJSON: Sendable {
   /// Each part's view, in the order the parts were registered; none once ``compacted()``.
-  let views: [PartView]
+  package let views: [PartView]
   /// Where each part's members are in ``data`` (an empty range for a part without members).
-  let members: [Range<Int>]
+  package let members: [Range<Int>]
   /// The JSON object, between the prefix and the suffix it was written with.
   public let data: Data
   /// Where the JSON object is in ``data``.
@@ -282,12 +281,14 @@ public struct StateJSON: Sendable {
 }
 
 /// One feature's view and its members of the state JSON.
-struct EncodedPart: Sendable {
-  let view: PartView
-  let members: Data
+package struct EncodedPart: Sendable {
+  package let view: PartView
+  package let members: Data
 
   /// `view`'s part, or `nil` when it equals the view in `previous`, which the same part made.
-  static func of<View: Codable & Equatable & Sendable>(_ view: View, after previous: PartView?)
+  package static func of<View: Codable & Equatable & Sendable>(
+    _ view: View, after previous: PartView?
+  )
     throws -> EncodedPart?
   {
     if let previous {
@@ -304,13 +305,13 @@ struct EncodedPart: Sendable {
 
 /// A part's view as ``StateJSON`` keeps it to compare the next state's with: an object, so that
 /// an unchanged view is kept by a retain, not copied into a new existential box.
-class PartView: @unchecked Sendable {}
+package class PartView: @unchecked Sendable {}
 
 /// A ``PartView`` of one view type. Immutable.
-final class TypedPartView<View: Sendable>: PartView, @unchecked Sendable {
-  let view: View
+package final class TypedPartView<View: Sendable>: PartView, @unchecked Sendable {
+  package let view: View
 
-  init(_ view: View) {
+  package init(_ view: View) {
     self.view = view
   }
 }

@@ -1,6 +1,5 @@
 import ComposableArchitecture
 import Foundation
-import WebHTTP
 
 /// One feature's part of the web API: the user actions it accepts, its part of the state, and
 /// its section of the page.
@@ -53,19 +52,6 @@ extension WebFeature {
   public static var section: PageSection? { nil }
 }
 
-extension WebFeature where Root: Sendable, Root.State: Sendable, Root.Action: Sendable {
-  /// This feature's section of the page alone, as a web preview serves it: `root` (the feature's
-  /// own reducer) from `initialState`, with this adapter's routes, view and section and nothing
-  /// else, titled "<section title> — preview". Nothing of it is saved.
-  public static func alone(
-    _ root: Root, initialState: @escaping @Sendable () -> Root.State, start: Root.Action? = nil
-  ) -> WebApp {
-    WebApp(
-      root, title: "\(section?.title ?? String(describing: Self.self)) — preview",
-      initialState: initialState, api: WebAPI([.feature(Self.self)]), start: start)
-  }
-}
-
 /// One user action the API accepts: its `type`, its fields with what each must be, how the fields
 /// are read, and the root action it stands for in a given state.
 ///
@@ -77,8 +63,8 @@ extension WebFeature where Root: Sendable, Root.State: Sendable, Root.Action: Se
 public struct WebRoute<Root: Reducer>: Sendable {
   /// The catalogue entry: the `type` and the fields it takes.
   public let description: ActionDescription
-  let check: @Sendable (ActionFields) throws(DecodingFailure) -> Void
-  let resolve: @Sendable (ActionFields, Root.State) throws(ActionRefusal) -> Root.Action
+  package let check: @Sendable (ActionFields) throws(DecodingFailure) -> Void
+  package let resolve: @Sendable (ActionFields, Root.State) throws(ActionRefusal) -> Root.Action
 
   /// A route whose fields are read into a `Payload` and resolved with it.
   ///
@@ -108,7 +94,7 @@ public struct WebRoute<Root: Reducer>: Sendable {
     }
   }
 
-  init(
+  package init(
     description: ActionDescription,
     check: @escaping @Sendable (ActionFields) throws(DecodingFailure) -> Void,
     resolve: @escaping @Sendable (ActionFields, Root.State) throws(ActionRefusal) -> Root.Action
@@ -120,7 +106,7 @@ public struct WebRoute<Root: Reducer>: Sendable {
 
   /// This route in a parent's domain: it reads the child's state at `toChildState` and its
   /// action is embedded with `embed`.
-  func lifted<Parent: Reducer>(
+  package func lifted<Parent: Reducer>(
     state toChildState: KeyPath<Parent.State, Root.State> & Sendable,
     embed: @escaping @Sendable (Root.Action) -> Parent.Action
   ) -> WebRoute<Parent> {
@@ -173,8 +159,8 @@ public struct DecodingFailure: Error, Equatable, Sendable, CustomStringConvertib
 /// The fields of one action object, read with messages that name the field, what it must be (as
 /// the route declares it) and the action.
 public struct ActionFields: Sendable {
-  let members: [String: JSONValue]
-  let description: ActionDescription
+  package let members: [String: JSONValue]
+  package let description: ActionDescription
 
   private var suffix: String { description.type.isEmpty ? "" : " for '\(description.type)'" }
 

@@ -37,18 +37,18 @@ public enum JSONSchema {
 /// one element per array, no optionals — recording on the way what was asked for where.
 private final class SchemaRecorder {
   /// The schema of `type`, and a value of it to hand back to whoever asked.
-  func record<T: Decodable>(_ type: T.Type) throws -> (schema: [String: Any], value: T) {
+  package func record<T: Decodable>(_ type: T.Type) throws -> (schema: [String: Any], value: T) {
     if let (schema, value) = Self.primitive(type) { return (schema, value as! T) }
     let node = Node()
     let value = try T(from: RecordingDecoder(recorder: self, node: node))
     return (node.schema, value)
   }
 
-  func schema<T: Decodable>(of type: T.Type) throws -> [String: Any] {
+  package func schema<T: Decodable>(of type: T.Type) throws -> [String: Any] {
     try record(type).schema
   }
 
-  static func primitive(_ type: Any.Type) -> ([String: Any], Any)? {
+  package static func primitive(_ type: Any.Type) -> ([String: Any], Any)? {
     switch type {
     case is String.Type: (["type": "string"], "")
     case is UUID.Type: (["type": "string", "format": "uuid"], UUID())
@@ -62,13 +62,13 @@ private final class SchemaRecorder {
 
 /// What one value was decoded as.
 private final class Node {
-  var schema: [String: Any] = [:]
-  var properties: [String: [String: Any]] = [:]
-  var required: Set<String> = []
+  package var schema: [String: Any] = [:]
+  package var properties: [String: [String: Any]] = [:]
+  package var required: Set<String> = []
   /// Keys asked about first (`contains`), as `decodeIfPresent` does before it decodes: optional.
-  var optional: Set<String> = []
+  package var optional: Set<String> = []
 
-  func finishObject() {
+  package func finishObject() {
     schema = [
       "type": "object", "properties": properties, "required": required.sorted(),
       "additionalProperties": false,
@@ -77,40 +77,42 @@ private final class Node {
 }
 
 private struct RecordingDecoder: Decoder {
-  let recorder: SchemaRecorder
-  let node: Node
-  var codingPath: [any CodingKey] = []
-  var userInfo: [CodingUserInfoKey: Any] = [:]
+  package let recorder: SchemaRecorder
+  package let node: Node
+  package var codingPath: [any CodingKey] = []
+  package var userInfo: [CodingUserInfoKey: Any] = [:]
 
-  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+  package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<
+    Key
+  > {
     node.finishObject()
     return KeyedDecodingContainer(KeyedRecorder<Key>(recorder: recorder, node: node))
   }
 
-  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+  package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     UnkeyedRecorder(recorder: recorder, node: node)
   }
 
-  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+  package func singleValueContainer() throws -> any SingleValueDecodingContainer {
     SingleValueRecorder(recorder: recorder, node: node)
   }
 }
 
 /// An object: every key asked for is a property; required unless asked with `decodeIfPresent`.
 private struct KeyedRecorder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let recorder: SchemaRecorder
-  let node: Node
-  var codingPath: [any CodingKey] = []
-  var allKeys: [Key] { [] }
+  package let recorder: SchemaRecorder
+  package let node: Node
+  package var codingPath: [any CodingKey] = []
+  package var allKeys: [Key] { [] }
 
-  func contains(_ key: Key) -> Bool {
+  package func contains(_ key: Key) -> Bool {
     node.optional.insert(key.stringValue)
     return true
   }
 
-  func decodeNil(forKey key: Key) throws -> Bool { false }
+  package func decodeNil(forKey key: Key) throws -> Bool { false }
 
-  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+  package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let (schema, value) = try recorder.record(type)
     node.properties[key.stringValue] = schema
     if !node.optional.contains(key.stringValue) { node.required.insert(key.stringValue) }
@@ -118,63 +120,65 @@ private struct KeyedRecorder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return value
   }
 
-  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+  package func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     node.properties[key.stringValue] = try recorder.schema(of: type)
     node.finishObject()
     return nil
   }
 
-  func nestedContainer<NestedKey: CodingKey>(
+  package func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
     throw unsupported("nested keyed containers")
   }
 
-  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+  package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
     throw unsupported("nested unkeyed containers")
   }
 
-  func superDecoder() throws -> any Decoder { throw unsupported("super decoders") }
-  func superDecoder(forKey key: Key) throws -> any Decoder { throw unsupported("super decoders") }
+  package func superDecoder() throws -> any Decoder { throw unsupported("super decoders") }
+  package func superDecoder(forKey key: Key) throws -> any Decoder {
+    throw unsupported("super decoders")
+  }
 }
 
 /// An array: its element is decoded once, then the array ends.
 private struct UnkeyedRecorder: UnkeyedDecodingContainer {
-  let recorder: SchemaRecorder
-  let node: Node
-  var codingPath: [any CodingKey] = []
-  var count: Int? { nil }
-  var currentIndex = 0
-  var isAtEnd: Bool { currentIndex > 0 }
+  package let recorder: SchemaRecorder
+  package let node: Node
+  package var codingPath: [any CodingKey] = []
+  package var count: Int? { nil }
+  package var currentIndex = 0
+  package var isAtEnd: Bool { currentIndex > 0 }
 
-  mutating func decodeNil() throws -> Bool { false }
+  package mutating func decodeNil() throws -> Bool { false }
 
-  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+  package mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let (schema, value) = try recorder.record(type)
     node.schema = ["type": "array", "items": schema]
     currentIndex += 1
     return value
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(
+  package mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> { throw unsupported("nested keyed containers") }
 
-  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+  package mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
     throw unsupported("nested unkeyed containers")
   }
 
-  mutating func superDecoder() throws -> any Decoder { throw unsupported("super decoders") }
+  package mutating func superDecoder() throws -> any Decoder { throw unsupported("super decoders") }
 }
 
 private struct SingleValueRecorder: SingleValueDecodingContainer {
-  let recorder: SchemaRecorder
-  let node: Node
-  var codingPath: [any CodingKey] = []
+  package let recorder: SchemaRecorder
+  package let node: Node
+  package var codingPath: [any CodingKey] = []
 
-  func decodeNil() -> Bool { false }
+  package func decodeNil() -> Bool { false }
 
-  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+  package func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let (schema, value) = try recorder.record(type)
     node.schema = schema
     return value

@@ -79,14 +79,14 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 private struct Parser {
-  let bytes: [UInt8]
-  var index = 0
+  package let bytes: [UInt8]
+  package var index = 0
 
-  init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     self.bytes = bytes
   }
 
-  mutating func document() throws(JSONValue.ParseError) -> JSONValue {
+  package mutating func document() throws(JSONValue.ParseError) -> JSONValue {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
       throw failure("a byte-order mark (the body must be UTF-8 without one)")
     }

@@ -13,9 +13,9 @@ import Foundation
 /// them (for synthesised conformances, the order of the properties). A value that uses its
 /// containers out of order (writes to an outer container, then again to an inner one it opened
 /// before) or asks for a super encoder makes ``encode(_:)`` fall back to `JSONEncoder`.
-enum JSONWriter {
+package enum JSONWriter {
   /// The JSON of `value`.
-  static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+  package static func encode<Value: Encodable>(_ value: Value) throws -> Data {
     let encoder = StreamingEncoder()
     do {
       try encoder.encodeValue(value, level: 0)
@@ -28,22 +28,22 @@ enum JSONWriter {
   }
 
   /// The value used its containers in an order a streaming writer cannot follow.
-  struct OutOfOrder: Error {}
+  package struct OutOfOrder: Error {}
 }
 
 /// The encoder behind ``JSONWriter``: one buffer and the stack of open objects and arrays.
 private final class StreamingEncoder: Encoder {
   // One encoder writes from one call stack at a time; the runtime's exclusivity checks on every
   // append were a measurable part of the cost.
-  @exclusivity(unchecked) var bytes: [UInt8] = []
+  @exclusivity(unchecked) package var bytes: [UInt8] = []
   /// A container could not be opened where it was asked for (the output is not to be used).
-  var failed = false
-  var codingPath: [any CodingKey] { [] }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  package var failed = false
+  package var codingPath: [any CodingKey] { [] }
+  package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   /// An open object or array; `serial` tells a container whether its frame is still the one
   /// it opened.
-  struct Frame {
+  package struct Frame {
     let isObject: Bool
     let serial: Int
     var count = 0
@@ -54,13 +54,13 @@ private final class StreamingEncoder: Encoder {
   /// The level of the value being encoded now: the containers it asks for open there.
   private var level = 0
 
-  init() {
+  package init() {
     bytes.reserveCapacity(512)
   }
 
   /// Encodes `value` at `level` (its container, if it asks for one, is frame `level`); `{}` when
   /// it encodes nothing, as `JSONEncoder` does.
-  func encodeValue<Value: Encodable>(_ value: Value, level: Int) throws {
+  package func encodeValue<Value: Encodable>(_ value: Value, level: Int) throws {
     let before = bytes.count
     let outer = self.level
     self.level = level
@@ -70,7 +70,7 @@ private final class StreamingEncoder: Encoder {
   }
 
   /// Closes every frame deeper than `index`.
-  func closeFrames(above index: Int) {
+  package func closeFrames(above index: Int) {
     while frames.count > index + 1 {
       let frame = frames.removeLast()
       bytes.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
@@ -78,7 +78,7 @@ private final class StreamingEncoder: Encoder {
   }
 
   /// Opens a frame at `level` (closing any deeper ones left open), writing its bracket.
-  func open(isObject: Bool, at level: Int) throws(JSONWriter.OutOfOrder) -> (
+  package func open(isObject: Bool, at level: Int) throws(JSONWriter.OutOfOrder) -> (
     index: Int, serial: Int
   ) {
     guard frames.count >= level else {
@@ -93,7 +93,7 @@ private final class StreamingEncoder: Encoder {
   }
 
   /// Prepares frame `index` for its next member: closes deeper frames, writes the comma.
-  func beginMember(of index: Int, serial: Int) throws(JSONWriter.OutOfOrder) {
+  package func beginMember(of index: Int, serial: Int) throws(JSONWriter.OutOfOrder) {
     guard index < frames.count, frames[index].serial == serial else {
       failed = true
       throw JSONWriter.OutOfOrder()
@@ -103,24 +103,24 @@ private final class StreamingEncoder: Encoder {
     frames[index].count += 1
   }
 
-  func writeNull() {
+  package func writeNull() {
     bytes.append(contentsOf: "null".utf8)
   }
 
-  func writeBool(_ value: Bool) {
+  package func writeBool(_ value: Bool) {
     bytes.append(contentsOf: (value ? "true" : "false").utf8)
   }
 
-  func writeInt(_ value: Int) {
+  package func writeInt(_ value: Int) {
     bytes.append(contentsOf: String(value).utf8)
   }
 
-  func writeKey(_ key: String) {
+  package func writeKey(_ key: String) {
     writeString(key)
     bytes.append(UInt8(ascii: ":"))
   }
 
-  func writeString(_ string: String) {
+  package func writeString(_ string: String) {
     bytes.append(UInt8(ascii: "\""))
     for byte in string.utf8 {
       switch byte {
@@ -139,7 +139,7 @@ private final class StreamingEncoder: Encoder {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  func writeDouble(_ value: Double) throws {
+  package func writeDouble(_ value: Double) throws {
     guard value.isFinite else {
       throw EncodingError.invalidValue(
         value, .init(codingPath: [], debugDescription: "\(value) is not valid in JSON"))
@@ -156,7 +156,7 @@ private final class StreamingEncoder: Encoder {
   ///
   /// The type is told by comparing metatypes, which is cheap, rather than by casting the value,
   /// which is not (this runs for every value of every change).
-  func writeSingle<Value: Encodable>(_ value: Value, level: Int) throws {
+  package func writeSingle<Value: Encodable>(_ value: Value, level: Int) throws {
     if Value.self == String.self {
       writeString(unsafeBitCast(value, to: String.self))
     } else if Value.self == Int.self {
@@ -182,7 +182,7 @@ private final class StreamingEncoder: Encoder {
   private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
   /// A UUID as `UUID.uuidString` writes it (upper-case hex in 8-4-4-4-12 groups).
-  func writeUUID(_ uuid: UUID) {
+  package func writeUUID(_ uuid: UUID) {
     bytes.append(UInt8(ascii: "\""))
     withUnsafeBytes(of: uuid.uuid) { raw in
       for (index, byte) in raw.enumerated() {
@@ -196,15 +196,15 @@ private final class StreamingEncoder: Encoder {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+  package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, opening: level))
   }
 
-  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+  package func unkeyedContainer() -> any UnkeyedEncodingContainer {
     UnkeyedContainer(encoder: self, opening: level)
   }
 
-  func singleValueContainer() -> any SingleValueEncodingContainer {
+  package func singleValueContainer() -> any SingleValueEncodingContainer {
     SingleValueContainer(encoder: self, level: level)
   }
 }
@@ -212,10 +212,10 @@ private final class StreamingEncoder: Encoder {
 /// Where a container writes: its frame, or the error that opening it met (thrown on first use,
 /// since `Encoder`'s container methods cannot throw).
 private struct Slot {
-  let encoder: StreamingEncoder
-  let frame: Result<(index: Int, serial: Int), JSONWriter.OutOfOrder>
+  package let encoder: StreamingEncoder
+  package let frame: Result<(index: Int, serial: Int), JSONWriter.OutOfOrder>
 
-  init(encoder: StreamingEncoder, isObject: Bool, level: Int) {
+  package init(encoder: StreamingEncoder, isObject: Bool, level: Int) {
     self.encoder = encoder
     self.frame = Result { () throws(JSONWriter.OutOfOrder) in
       try encoder.open(isObject: isObject, at: level)
@@ -223,7 +223,7 @@ private struct Slot {
   }
 
   /// Begins a member; returns the level its value encodes at.
-  func begin() throws -> Int {
+  package func begin() throws -> Int {
     let (index, serial) = try frame.get()
     try encoder.beginMember(of: index, serial: serial)
     return index + 1
@@ -231,10 +231,10 @@ private struct Slot {
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let slot: Slot
-  var codingPath: [any CodingKey] { [] }
+  package let slot: Slot
+  package var codingPath: [any CodingKey] { [] }
 
-  init(encoder: StreamingEncoder, opening level: Int) {
+  package init(encoder: StreamingEncoder, opening level: Int) {
     slot = Slot(encoder: encoder, isObject: true, level: level)
   }
 
@@ -251,72 +251,72 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     (try? member(key)) ?? Int.max
   }
 
-  mutating func encodeNil(forKey key: Key) throws {
+  package mutating func encodeNil(forKey key: Key) throws {
     _ = try member(key)
     slot.encoder.writeNull()
   }
 
-  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+  package mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try slot.encoder.writeSingle(value, level: member(key))
   }
 
-  mutating func encode(_ value: String, forKey key: Key) throws {
+  package mutating func encode(_ value: String, forKey key: Key) throws {
     _ = try member(key)
     slot.encoder.writeString(value)
   }
 
-  mutating func encode(_ value: Bool, forKey key: Key) throws {
+  package mutating func encode(_ value: Bool, forKey key: Key) throws {
     _ = try member(key)
     slot.encoder.writeBool(value)
   }
 
-  mutating func encode(_ value: Int, forKey key: Key) throws {
+  package mutating func encode(_ value: Int, forKey key: Key) throws {
     _ = try member(key)
     slot.encoder.writeInt(value)
   }
 
-  mutating func encode(_ value: Double, forKey key: Key) throws {
+  package mutating func encode(_ value: Double, forKey key: Key) throws {
     _ = try member(key)
     try slot.encoder.writeDouble(value)
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(
+  package mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     KeyedEncodingContainer(
       KeyedContainer<NestedKey>(encoder: slot.encoder, opening: nestedMember(key)))
   }
 
-  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+  package mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     UnkeyedContainer(encoder: slot.encoder, opening: nestedMember(key))
   }
 
-  mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
-  mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder() }
+  package mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
+  package mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder() }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
-  let slot: Slot
-  var codingPath: [any CodingKey] { [] }
-  var count = 0
+  package let slot: Slot
+  package var codingPath: [any CodingKey] { [] }
+  package var count = 0
 
-  init(encoder: StreamingEncoder, opening level: Int) {
+  package init(encoder: StreamingEncoder, opening level: Int) {
     slot = Slot(encoder: encoder, isObject: false, level: level)
   }
 
-  mutating func encodeNil() throws {
+  package mutating func encodeNil() throws {
     _ = try slot.begin()
     count += 1
     slot.encoder.writeNull()
   }
 
-  mutating func encode<T: Encodable>(_ value: T) throws {
+  package mutating func encode<T: Encodable>(_ value: T) throws {
     let level = try slot.begin()
     count += 1
     try slot.encoder.writeSingle(value, level: level)
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(
+  package mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
     let level = (try? slot.begin()) ?? Int.max
@@ -324,45 +324,45 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: slot.encoder, opening: level))
   }
 
-  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+  package mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let level = (try? slot.begin()) ?? Int.max
     count += 1
     return UnkeyedContainer(encoder: slot.encoder, opening: level)
   }
 
-  mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
+  package mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
 }
 
 private struct SingleValueContainer: SingleValueEncodingContainer {
-  let encoder: StreamingEncoder
-  let level: Int
-  var codingPath: [any CodingKey] { [] }
+  package let encoder: StreamingEncoder
+  package let level: Int
+  package var codingPath: [any CodingKey] { [] }
 
-  mutating func encodeNil() throws {
+  package mutating func encodeNil() throws {
     encoder.writeNull()
   }
 
-  mutating func encode<T: Encodable>(_ value: T) throws {
+  package mutating func encode<T: Encodable>(_ value: T) throws {
     try encoder.writeSingle(value, level: level)
   }
 
-  mutating func encode(_ value: String) throws {
+  package mutating func encode(_ value: String) throws {
     encoder.writeString(value)
   }
 }
 
 /// What a super encoder request gets: every use throws, and ``JSONWriter`` falls back.
 private struct UnsupportedEncoder: Encoder {
-  var codingPath: [any CodingKey] { [] }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  package var codingPath: [any CodingKey] { [] }
+  package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+  package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(Refusing<Key>())
   }
-  func unkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyed() }
-  func singleValueContainer() -> any SingleValueEncodingContainer { RefusingSingle() }
+  package func unkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyed() }
+  package func singleValueContainer() -> any SingleValueEncodingContainer { RefusingSingle() }
 
-  struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  package struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
     mutating func encodeNil(forKey key: Key) throws { throw JSONWriter.OutOfOrder() }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -378,7 +378,7 @@ private struct UnsupportedEncoder: Encoder {
     mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder() }
   }
 
-  struct RefusingUnkeyed: UnkeyedEncodingContainer {
+  package struct RefusingUnkeyed: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count: Int { 0 }
     mutating func encodeNil() throws { throw JSONWriter.OutOfOrder() }
@@ -390,7 +390,7 @@ private struct UnsupportedEncoder: Encoder {
     mutating func superEncoder() -> any Encoder { UnsupportedEncoder() }
   }
 
-  struct RefusingSingle: SingleValueEncodingContainer {
+  package struct RefusingSingle: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     mutating func encodeNil() throws { throw JSONWriter.OutOfOrder() }
     mutating func encode<T: Encodable>(_ value: T) throws { throw JSONWriter.OutOfOrder() }

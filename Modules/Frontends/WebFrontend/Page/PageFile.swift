@@ -1,6 +1,4 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
 
 /// One file of the page — an HTML document, an ES module, a style sheet or an icon — as it is
 /// served: at its path, with its content type and an `ETag`.
@@ -19,17 +17,17 @@ public struct PageFile: Sendable {
   public let etag: String
 
   /// The content type of an HTML document: the page itself.
-  static let html = "text/html; charset=utf-8"
+  package static let html = "text/html; charset=utf-8"
 
   /// The content type of each kind of file a page is made of.
-  static let contentTypes = [
+  package static let contentTypes = [
     "html": html, "js": "text/javascript; charset=utf-8",
     "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
   ]
 
   /// The content type of the file `name`, by its extension; nil for a kind of file a page is not
   /// made of (the content type would be a guess).
-  static func contentType(of name: String) -> String? {
+  package static func contentType(of name: String) -> String? {
     name.split(separator: ".").last.flatMap { contentTypes[String($0)] }
   }
 
@@ -40,7 +38,7 @@ public struct PageFile: Sendable {
     self.init(path: "/" + name, contentType: contentType, bytes: bytes)
   }
 
-  init(path: String, contentType: String, bytes: [UInt8]) {
+  package init(path: String, contentType: String, bytes: [UInt8]) {
     self.path = path
     self.contentType = contentType
     self.bytes = bytes
@@ -50,7 +48,8 @@ public struct PageFile: Sendable {
   /// Every file of the resource folder `folder` of `bundle`, by name. The files are part of the
   /// build: a missing folder, or a file of a kind a page is not made of, stops the process when
   /// the page is first made (at the server's start, and in every test that builds one).
-  static func files(inFolder folder: String, of bundle: Bundle, owner: String) -> [String: [UInt8]]
+  package static func files(inFolder folder: String, of bundle: Bundle, owner: String) -> [String:
+    [UInt8]]
   {
     guard
       let url = bundle.url(forResource: folder, withExtension: nil),
@@ -67,23 +66,6 @@ public struct PageFile: Sendable {
       files[name] = [UInt8](data)
     }
     return files
-  }
-
-  /// The answer to a `GET` of this file: 304 when the request names its `ETag`. An HTML document
-  /// carries the page's policy.
-  func response(to request: Request) -> Response {
-    var headers: HTTPFields = [
-      .contentType: contentType, .eTag: etag, .cacheControl: "no-cache",
-    ]
-    if contentType == Self.html {
-      headers[.contentSecurityPolicy] = WebPage.contentSecurityPolicy
-    }
-    let tags = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
-    if tags.contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
-      return Response(status: .notModified, headers: headers)
-    }
-    return Response(
-      status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
   /// 64-bit FNV-1a, as 16 hexadecimal digits: enough to tell versions of a file apart.

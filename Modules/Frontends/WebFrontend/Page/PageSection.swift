@@ -32,9 +32,9 @@ public struct PageSection: Sendable {
   /// module has inner screens with addresses of their own.
   public let hasInnerAddresses: Bool
   /// The section's inner markup.
-  let markup: String
+  package let markup: String
   /// Its files by name, `<id>.js` among them.
-  let files: [String: [UInt8]]
+  package let files: [String: [UInt8]]
 
   /// The section in `bundle`'s resource folder `Public` (the adapter's `Bundle.module`).
   public init(id: String, title: String, hasInnerAddresses: Bool = false, bundle: Bundle) {

@@ -63,7 +63,8 @@ public struct WebPage: Sendable {
   }
 
   /// The document: the frame's template with the title, the tab bar and the sections put in.
-  static func document(_ template: String, title: String, sections: [PageSection]) -> String {
+  package static func document(_ template: String, title: String, sections: [PageSection]) -> String
+  {
     let tabbed = sections.count > 1
     let buttons = sections.map { section in
       #"    <button role="tab" data-tab="\#(section.id)" id="tab-\#(section.id)" "#
@@ -111,7 +112,7 @@ public struct WebPage: Sendable {
   }
 
   /// `text` as HTML text or an attribute value.
-  static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     var result = ""
     for character in text {
       switch character {

@@ -99,7 +99,7 @@ public struct Composition: Sendable {
     return Self.fileHeader + """
 
       import ArgumentParser
-      \(imports(["WebFrontend"] + previewed.map(\.1.module)))
+      \(imports(["WebSessions"] + previewed.map(\.1.module)))
 
       /// The features a preview can show: each web adapter's section alone, on the feature's own
       /// reducer (its `preview`).
@@ -108,7 +108,7 @@ public struct Composition: Sendable {
 
         var app: WebApp {
           switch self {
-      \(previewed.map { feature, page in "    case .\(feature.previewName): \(page.type).preview" }
+      \(previewed.map { feature, page in "    case .\(feature.previewName): WebApp(\(page.type).preview)" }
         .joined(separator: "\n"))
           }
         }

@@ -253,14 +253,14 @@ struct BoundaryRulesTests {
       name: "Layers",
       targets: [
         module("WebJSON", []), module("WebSessions", ["WebJSON"]),
-        module("WebRoutes", ["WebSessions", "WebJSON", "CounterFeature"]),
+        module("WebRouter", ["WebSessions", "WebJSON", "CounterFeature"]),
         PackageGraph.Target(
           name: "CounterFeature", path: "Modules/Features/CounterFeature", type: "regular",
           dependencies: []),
       ])
     #expect(
       BoundaryRules().violations(in: graph).map(\.description) == [
-        "WebRoutes -> CounterFeature: a front end knows no feature: it may depend only on the "
+        "WebRouter -> CounterFeature: a front end knows no feature: it may depend only on the "
           + "runtime, the session recording, the configuration module, support modules and "
           + "other front-end modules (not on a feature)"
       ])

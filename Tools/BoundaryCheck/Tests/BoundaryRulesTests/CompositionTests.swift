@@ -140,7 +140,7 @@ struct CompositionTests {
       after.outputs.first { $0.path.hasSuffix("PreviewedFeature.swift") }
     )
     .applied(to: nil)
-    #expect(previewed.contains("case .lamp: LampPage.preview"))
+    #expect(previewed.contains("case .lamp: WebApp(LampPage.preview)"))
   }
 
   @Test func thePreviewsManifestListsTheRootsPreviews() throws {

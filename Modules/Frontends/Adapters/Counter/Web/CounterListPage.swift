@@ -104,7 +104,7 @@ public enum CounterListPage: WebFeature {
 
 extension CounterListPage {
   /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
-  public static var preview: WebApp {
+  public static var preview: WebPreview<Self> {
     alone(CounterList(), initialState: { CounterList.State() })
   }
 }

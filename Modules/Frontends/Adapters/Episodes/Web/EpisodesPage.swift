@@ -126,7 +126,7 @@ public enum EpisodesPage: WebFeature {
 
 extension EpisodesPage {
   /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
-  public static var preview: WebApp {
+  public static var preview: WebPreview<Self> {
     alone(Episodes(), initialState: { Episodes.State() }, start: .task)
   }
 }

@@ -131,7 +131,7 @@ public enum SearchPage: WebFeature {
 
 extension SearchPage {
   /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
-  public static var preview: WebApp {
+  public static var preview: WebPreview<Self> {
     alone(Search(), initialState: { Search.State() })
   }
 }

@@ -208,7 +208,7 @@ public enum SettingChange: Equatable, Sendable {
 
 extension SettingsPage {
   /// The section alone, on the feature's own reducer: what `preview-server` serves for it.
-  public static var preview: WebApp {
+  public static var preview: WebPreview<Self> {
     alone(Settings(), initialState: { Settings.State() }, start: .task)
   }
 }

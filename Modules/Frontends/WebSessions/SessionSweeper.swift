@@ -9,9 +9,9 @@ import ServiceLifecycle
 /// services: a group shuts its services down in reverse order, so the sessions (and their open
 /// event streams, which would otherwise hold the server's graceful shutdown) end first.
 public struct SessionSweeper: Service {
-  let registry: SessionRegistry
-  let interval: Duration
-  let logger: Logger
+  package let registry: SessionRegistry
+  package let interval: Duration
+  package let logger: Logger
 
   /// Creates a sweeper of `registry`.
   public init(registry: SessionRegistry, interval: Duration = .seconds(15), logger: Logger) {

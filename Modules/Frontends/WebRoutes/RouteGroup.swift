@@ -1,35 +1,36 @@
 import HTTPTypes
 import Hummingbird
 import WebHTTP
+import WebSessions
 
 /// What the routes of a group work with: the sessions, the security rules, the per-client limits
 /// and the metrics.
-struct RouteEnvironment: Sendable {
-  let registry: SessionRegistry
-  let security: WebSecurity
-  let limits: ClientLimits
-  let metrics: ServerMetrics
+package struct RouteEnvironment: Sendable {
+  package let registry: SessionRegistry
+  package let security: WebSecurity
+  package let limits: ClientLimits
+  package let metrics: ServerMetrics
 }
 
 /// A named group of routes: the paths it serves with the methods each accepts, and how it adds its
 /// handlers to a router.
 ///
-/// The declared paths are the route table (``WebRoutes/routes``) that the request guard and the
+/// The declared paths are the route table (``WebRouter/routes``) that the request guard and the
 /// metrics read; a handler for a path or a method its group does not declare stops the process
 /// when the router is built (at start, and in every test that builds one), so the table and the
 /// router cannot drift apart.
-struct RouteGroup: Sendable {
+package struct RouteGroup: Sendable {
   /// What the group is for, in the message of a handler it does not declare.
-  let name: String
+  package let name: String
   /// The paths the group serves and the methods each accepts.
-  let routes: [String: [HTTPRequest.Method]]
+  package let routes: [String: [HTTPRequest.Method]]
   /// Path patterns (`/episodes/**`) the group serves besides, with their methods: matched by the
   /// router, not listed in the table (the guard lets an unlisted path through to the router,
   /// which answers 404 for what no pattern matches).
-  let patterns: [String: [HTTPRequest.Method]]
-  let install: @Sendable (Installer, RouteEnvironment) -> Void
+  package let patterns: [String: [HTTPRequest.Method]]
+  package let install: @Sendable (Installer, RouteEnvironment) -> Void
 
-  init(
+  package init(
     _ name: String,
     _ routes: [(String, [HTTPRequest.Method])],
     patterns: [(String, [HTTPRequest.Method])] = [],
@@ -42,7 +43,7 @@ struct RouteGroup: Sendable {
   }
 
   /// Adds the handlers of one group to the router, each checked against what the group declares.
-  struct Installer {
+  package struct Installer {
     let router: Router<WebRequestContext>
     let group: RouteGroup
 

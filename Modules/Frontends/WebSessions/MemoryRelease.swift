@@ -8,10 +8,10 @@
 /// timeout after a busy hour) the resident size would stay at its peak. `malloc_trim` returns
 /// free pages from every arena. It is looked up at run time: other C libraries do not have it,
 /// and then nothing is done.
-enum MemoryRelease {
+package enum MemoryRelease {
   /// How many sessions must end or be compacted in one sweep before trimming is worth its cost
   /// (it walks the whole heap).
-  static let minimumEndedSessions = 64
+  package static let minimumEndedSessions = 64
 
   private typealias Trim = @convention(c) (Int) -> Int32
 
@@ -27,7 +27,7 @@ enum MemoryRelease {
   /// Returns free memory to the system when `endedSessions` (ended or compacted in one sweep)
   /// are worth it; whether it trimmed.
   @discardableResult
-  static func afterEnding(_ endedSessions: Int) -> Bool {
+  package static func afterEnding(_ endedSessions: Int) -> Bool {
     guard endedSessions >= minimumEndedSessions, let trim else { return false }
     _ = trim(0)
     return true

@@ -1,4 +1,5 @@
 import Foundation
+import WebFrontend
 
 /// A state of a session with its revision: the revision grows by one with every change, so a page
 /// that gets snapshots from two channels (responses and events) keeps the newest.
@@ -25,7 +26,7 @@ public struct Snapshot: Equatable, Sendable {
   /// The snapshot of revision `revision` whose JSON is `written`, which ``WebAPI`` wrote
   /// between ``prefix(revision:)`` and ``suffix(generation:)``: the snapshot keeps that one
   /// buffer, and the next state copies its unchanged features from it.
-  init(revision: Int, generation: String, written: StateJSON) {
+  package init(revision: Int, generation: String, written: StateJSON) {
     self.revision = revision
     self.generation = generation
     self.json = written.data
@@ -33,12 +34,12 @@ public struct Snapshot: Equatable, Sendable {
   }
 
   /// What comes before the state in the JSON of the snapshot of `revision`.
-  static func prefix(revision: Int) -> Data {
+  package static func prefix(revision: Int) -> Data {
     Data(#"{"revision":\#(revision),"state":"#.utf8)
   }
 
   /// What comes after the state in the JSON of a snapshot of `generation`.
-  static func suffix(generation: String) -> Data {
+  package static func suffix(generation: String) -> Data {
     Data(#","generation":"\#(generation)"}"#.utf8)
   }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// instance is ready again within a fraction of a second of its storage coming back; a check
 /// that comes while a probe is on its way gets the previous result instead of starting another,
 /// so a hanging storage never piles up probes.
-final class StorageProbe: Sendable {
+package final class StorageProbe: Sendable {
   private struct State {
     var checkedAt: ContinuousClock.Instant?
     var problem: String?
@@ -23,15 +23,15 @@ final class StorageProbe: Sendable {
   private let timeout: Duration
 
   /// How long a failed probe's result serves (at most) before the next check probes again.
-  static let retryInterval: Duration = .milliseconds(200)
+  package static let retryInterval: Duration = .milliseconds(200)
 
-  init(interval: Duration, timeout: Duration) {
+  package init(interval: Duration, timeout: Duration) {
     self.interval = interval
     self.timeout = timeout
   }
 
   /// Why the storage cannot be used now, or `nil` when its last probe answered.
-  func problem(of archive: SessionArchive) async -> String? {
+  package func problem(of archive: SessionArchive) async -> String? {
     let startsProbe = state.withLock { state -> Bool in
       if state.isProbing { return false }
       if let checkedAt = state.checkedAt,

@@ -20,9 +20,9 @@ import Synchronization
 /// it. So whatever a session showed is in the database once the database takes writes again,
 /// with no further request. ``health`` tells whether writes are failing (readiness) and how
 /// long the oldest unsaved state has waited (metrics).
-final class ArchiveWriter: Sendable {
+package final class ArchiveWriter: Sendable {
   /// A session's state waiting to be written.
-  struct Pending: Sendable {
+  package struct Pending: Sendable {
     let visitor: VisitorID
     /// The copy of the session that handed it over (``SessionArchive/SavedSession/holder``).
     let holder: String
@@ -38,7 +38,7 @@ final class ArchiveWriter: Sendable {
   }
 
   /// What became of a write of a session's state.
-  enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     case saved
     /// The write failed; it is tried again.
     case failed(any Error)
@@ -47,21 +47,21 @@ final class ArchiveWriter: Sendable {
   }
 
   /// Whether writes succeed, as readiness and metrics read it.
-  struct Health: Equatable, Sendable {
+  package struct Health: Equatable, Sendable {
     /// Since when writes have failed without one succeeding; `nil` while they succeed.
-    var failingSince: ContinuousClock.Instant?
+    package var failingSince: ContinuousClock.Instant?
     /// What the last failed write said.
-    var lastFailure: String?
+    package var lastFailure: String?
     /// Writes of a session's state that failed, and that were tried again, since the start.
-    var failedSaves = 0
-    var retriedSaves = 0
+    package var failedSaves = 0
+    package var retriedSaves = 0
     /// Since when the oldest state not yet saved has waited; `nil` when every state is saved.
-    var oldestUnsaved: ContinuousClock.Instant?
+    package var oldestUnsaved: ContinuousClock.Instant?
   }
 
   /// The pause before the first retry, and the longest pause between two.
-  static let firstRetryDelay: Duration = .milliseconds(50)
-  static let longestRetryDelay: Duration = .milliseconds(250)
+  package static let firstRetryDelay: Duration = .milliseconds(50)
+  package static let longestRetryDelay: Duration = .milliseconds(250)
 
   private struct State {
     var pending: [SessionID: Pending] = [:]
@@ -75,7 +75,7 @@ final class ArchiveWriter: Sendable {
 
   private let state = Mutex(State())
   /// The timeouts of requests that wait for a write, for the sessions of this archive.
-  let timeouts = Timeouts()
+  package let timeouts = Timeouts()
 
   /// Hands a session's newest state to the writer; writes at once when no write is on its way,
   /// with the next write otherwise. It replaces the state of that session still waiting, if
@@ -83,7 +83,7 @@ final class ArchiveWriter: Sendable {
   /// the one waiting is ignored. A state of another copy of the session (one that resumed it
   /// after the copy of the waiting state was dropped) replaces the waiting one whatever its
   /// revision: the waiting one is refused as superseded.
-  func enqueue(
+  package func enqueue(
     _ id: SessionID, _ entry: Pending,
     save:
       @escaping @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Set<
@@ -116,7 +116,7 @@ final class ArchiveWriter: Sendable {
 
   /// Stops writing a session's state (the session ended and its saved state is deleted): a state
   /// that waits, or fails on its way, is not tried again.
-  func forget(_ id: SessionID) {
+  package func forget(_ id: SessionID) {
     state.withLock { state in
       state.pending[id] = nil
       if state.writing[id] != nil { state.forgotten.insert(id) }
@@ -124,7 +124,7 @@ final class ArchiveWriter: Sendable {
   }
 
   /// Whether writes succeed, and how long the oldest unsaved state has waited.
-  var health: Health {
+  package var health: Health {
     state.withLock { state in
       var health = state.health
       health.oldestUnsaved = (state.pending.values.map(\.unsavedSince) + state.writing.values).min()
@@ -227,9 +227,9 @@ final class ArchiveWriter: Sendable {
 /// served first, both a dictionary update under a lock. One task sleeps until the earliest
 /// deadline, runs what expired, and sleeps again while anything is registered; it ends when
 /// nothing is. Deadlines fire no earlier than asked, and late by at most the clock's tolerance.
-final class Timeouts: Sendable {
+package final class Timeouts: Sendable {
   /// A registered deadline, to remove it.
-  struct Token: Hashable, Sendable {
+  package struct Token: Hashable, Sendable {
     fileprivate let value: Int
   }
 
@@ -251,7 +251,7 @@ final class Timeouts: Sendable {
   private let state = Mutex(State())
 
   /// Calls `expire` after `duration`, unless ``remove(_:)`` comes first.
-  func add(after duration: Duration, _ expire: @escaping @Sendable () -> Void) -> Token {
+  package func add(after duration: Duration, _ expire: @escaping @Sendable () -> Void) -> Token {
     let deadline = ContinuousClock.now.advanced(by: duration)
     let (token, watcher) = state.withLock { state -> (Token, Int?) in
       let token = Token(value: state.nextToken)
@@ -270,12 +270,12 @@ final class Timeouts: Sendable {
   }
 
   /// Forgets a deadline (its request was served first); nothing when it expired already.
-  func remove(_ token: Token) {
+  package func remove(_ token: Token) {
     _ = state.withLock { $0.entries.removeValue(forKey: token) }
   }
 
   /// How many deadlines are registered (for tests).
-  var count: Int {
+  package var count: Int {
     state.withLock { $0.entries.count }
   }
 

@@ -5,8 +5,9 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import WebHTTP
+import WebSessions
 
-/// The web server: the routes of ``WebRoutes`` over a ``SessionRegistry``, with a
+/// The web server: the routes of ``WebRouter`` over a ``SessionRegistry``, with a
 /// ``SessionSweeper``, run until SIGTERM or SIGINT.
 ///
 /// An executable builds the live dependencies and hands them over:
@@ -63,11 +64,11 @@ public struct WebServer: Sendable {
   /// The root feature every session runs.
   public let app: WebApp
   public let configuration: Configuration
-  let logger: Logger
-  let metrics: ServerMetrics
-  let dependencies: DependencyOverrides
-  let visitorData: SessionRegistry.VisitorData?
-  let archive: SessionArchive?
+  package let logger: Logger
+  package let metrics: ServerMetrics
+  package let dependencies: DependencyOverrides
+  package let visitorData: SessionRegistry.VisitorData?
+  package let archive: SessionArchive?
 
   /// Creates a server.
   ///
@@ -102,6 +103,7 @@ public struct WebServer: Sendable {
     registry: SessionRegistry,
     configuration: Configuration = .init(port: 0),
     logger: Logger,
+    metrics: ServerMetrics? = nil,
     services: [any Service] = [],
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
@@ -114,12 +116,13 @@ public struct WebServer: Sendable {
       TimeAmount(configuration.requestTimeout), TimeAmount(configuration.idleTimeout)
     )
     return Application(
-      router: WebRoutes.router(registry: registry, security: security, logger: logger),
+      router: WebRouter.router(
+        registry: registry, metrics: metrics, security: security, logger: logger),
       server: .http1CheckingRequestLine(
         configuration: .init(
           additionalChannelHandlers: [RequestDeadline(headTimeout: head, bodyTimeout: head)],
           idleTimeout: idle),
-        allowedMethods: WebRoutes.allowedMethods),
+        allowedMethods: WebRouter.allowedMethods),
       configuration: ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port),
         serverName: "app-server"),
@@ -137,11 +140,11 @@ public struct WebServer: Sendable {
   public func run(onStart: @escaping @Sendable (_ url: String) -> Void = { _ in }) async throws {
     try await ListenAddress.check(host: configuration.host, port: configuration.port)
     let registry = SessionRegistry(
-      app: app, configuration: configuration.sessions, logger: logger, metrics: metrics,
+      app: app, configuration: configuration.sessions, logger: logger,
       visitorData: visitorData, archive: archive, dependencies: dependencies)
     let host = configuration.host
     let app = Self.application(
-      registry: registry, configuration: configuration, logger: logger,
+      registry: registry, configuration: configuration, logger: logger, metrics: metrics,
       onServerRunning: { port in
         let shownHost = host == "0.0.0.0" || host == "::" ? "localhost" : host
         onStart("http://\(shownHost):\(port)/")
@@ -159,7 +162,7 @@ public struct WebServer: Sendable {
 }
 
 extension TimeAmount {
-  init(_ duration: Duration) {
+  package init(_ duration: Duration) {
     let (seconds, attoseconds) = duration.components
     self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
   }

@@ -3,11 +3,11 @@ import Synchronization
 /// Runs an operation against a deadline, answering as soon as either comes: for a storage that
 /// may stop answering (a database outage), so that a request waiting for it gets a prompt answer
 /// instead of hanging.
-enum Deadline {
+package enum Deadline {
   /// The operation's result, or `nil` when `timeout` passed first. The operation runs in a task
   /// of its own and is cancelled then, but not waited for: a storage that ignores cancellation
   /// cannot hold the answer past the deadline.
-  static func run<T: Sendable>(
+  package static func run<T: Sendable>(
     _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
   ) async -> Result<T, any Error>? {
     let answer = Mutex<CheckedContinuation<Result<T, any Error>?, Never>?>(nil)

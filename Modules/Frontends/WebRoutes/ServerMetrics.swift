@@ -1,6 +1,8 @@
 import Prometheus
 import Synchronization
+import WebFrontend
 import WebHTTP
+import WebSessions
 
 /// The server's metrics, in a Prometheus registry that `GET /metrics` exposes in the text format.
 ///
@@ -24,18 +26,25 @@ public final class ServerMetrics: Sendable {
   /// The registry the metrics live in; the executable points swift-metrics at it too
   /// (`PrometheusMetricsFactory(registry:)`), so the live clients' metrics are exposed with these.
   public let registry: PrometheusCollectorRegistry
-  let sessionsLive: Gauge
-  let sessionsAsleep: Gauge
-  let sessionsAsleepWhole: Gauge
-  let sessionsCreated: Counter
-  let eventStreamsOpen: Gauge
-  let savesFailed: Counter
-  let savesRetried: Counter
-  let oldestUnsavedAge: Gauge
-  let sessionsQuarantined: Counter
-  let sessionsSuperseded: Counter
-  /// The writer's counts already added to the two counters.
-  private let savesReported = Mutex<(failed: Int, retried: Int)>((0, 0))
+  package let sessionsLive: Gauge
+  package let sessionsAsleep: Gauge
+  package let sessionsAsleepWhole: Gauge
+  package let sessionsCreated: Counter
+  package let eventStreamsOpen: Gauge
+  package let savesFailed: Counter
+  package let savesRetried: Counter
+  package let oldestUnsavedAge: Gauge
+  package let sessionsQuarantined: Counter
+  package let sessionsSuperseded: Counter
+  /// The registry's and the writer's counts already added to the counters.
+  private let reported = Mutex<Reported>(Reported())
+  private struct Reported {
+    var created = 0
+    var quarantined = 0
+    var superseded = 0
+    var failed = 0
+    var retried = 0
+  }
   /// The duration histogram of every known route and method, and of `other`, made once: a
   /// request records into its histogram without a look-up in the registry.
   private let durationHistograms: [String: [String: DurationHistogram]]
@@ -92,7 +101,7 @@ public final class ServerMetrics: Sendable {
           "Stale copies of sessions dropped because another copy (another instance) had taken them over."
       ))
     var durationHistograms: [String: [String: DurationHistogram]] = [:]
-    for (route, methods) in WebRoutes.routes(page: page) {
+    for (route, methods) in WebRouter.routes(page: page) {
       for method in methods.map(\.rawValue) {
         durationHistograms[route, default: [:]][method] = registry.makeDurationHistogram(
           descriptor: Self.durations, labels: [("route", route), ("method", method)],
@@ -106,44 +115,45 @@ public final class ServerMetrics: Sendable {
   }
 
   /// Counts an action request by its type and what became of it.
-  func action(_ type: String, result: String) {
+  package func action(_ type: String, result: String) {
     registry.makeCounter(descriptor: Self.actions, labels: [("type", type), ("result", result)])
       .increment()
   }
 
   /// Counts a refused request by the reason its status stands for.
-  func refused(status: Int) {
+  package func refused(status: Int) {
     registry.makeCounter(descriptor: Self.refusals, labels: [("reason", Self.reason(status))])
       .increment()
   }
 
   /// Records how long a request took to answer (until its head is ready, for a stream), under
   /// its route and method, or under `other` when the route table does not know them.
-  func requestDuration(_ duration: Duration, path: String, method: String) {
+  package func requestDuration(_ duration: Duration, path: String, method: String) {
     (durationHistograms[path]?[method] ?? otherDurations).record(duration)
   }
 
-  /// The registry in the Prometheus text format, with the live-session gauge read at the moment
-  /// of the scrape (sessions come and go in several places; only their count matters here).
-  public func exposition(liveSessions: Int) -> String {
-    exposition(liveSessions: liveSessions, saves: nil)
-  }
-
-  /// The same, with how sessions' saves fare: failed and retried writes (counters brought up to
-  /// the writer's counts) and the age of the oldest unsaved state (0 when all are saved).
-  func exposition(
-    liveSessions: Int, asleepSessions: Int = 0, asleepWholeSessions: Int = 0,
-    saves: ArchiveWriter.Health?
-  ) -> String {
-    sessionsLive.set(to: Double(liveSessions))
-    sessionsAsleep.set(to: Double(asleepSessions))
-    sessionsAsleepWhole.set(to: Double(asleepWholeSessions))
-    if let saves {
-      savesReported.withLock { reported in
+  /// The registry in the Prometheus text format, with the sessions' gauges set and their
+  /// counters brought up to the registry's counts at the moment of the scrape (sessions come
+  /// and go in several places; only their counts matter here).
+  package func exposition(of counts: SessionCounts) -> String {
+    sessionsLive.set(to: Double(counts.live))
+    sessionsAsleep.set(to: Double(counts.asleep))
+    sessionsAsleepWhole.set(to: Double(counts.asleepWhole))
+    reported.withLock { reported in
+      sessionsCreated.increment(by: Int64(counts.created - reported.created))
+      sessionsQuarantined.increment(by: Int64(counts.quarantined - reported.quarantined))
+      sessionsSuperseded.increment(by: Int64(counts.superseded - reported.superseded))
+      reported.created = counts.created
+      reported.quarantined = counts.quarantined
+      reported.superseded = counts.superseded
+      if let saves = counts.saves {
         savesFailed.increment(by: Int64(saves.failedSaves - reported.failed))
         savesRetried.increment(by: Int64(saves.retriedSaves - reported.retried))
-        reported = (saves.failedSaves, saves.retriedSaves)
+        reported.failed = saves.failedSaves
+        reported.retried = saves.retriedSaves
       }
+    }
+    if let saves = counts.saves {
       oldestUnsavedAge.set(to: saves.oldestUnsaved.map { Self.seconds($0.duration(to: .now)) } ?? 0)
     }
     return registry.emitToString()
@@ -154,7 +164,7 @@ public final class ServerMetrics: Sendable {
   }
 
   /// The reason a refusal's status stands for.
-  static func reason(_ status: Int) -> String {
+  package static func reason(_ status: Int) -> String {
     switch status {
     case 400: "bad_request"
     case 403: "origin"

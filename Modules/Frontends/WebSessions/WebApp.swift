@@ -3,7 +3,7 @@ import ComposableRecording
 import Foundation
 import NIOCore
 import Synchronization
-import WebHTTP
+import WebFrontend
 
 /// The root feature a server serves, with its type erased: its web API (the action catalogue, the
 /// decoder, the state JSON and its schema), its page (the frame with its features' sections), what
@@ -25,9 +25,10 @@ public struct WebApp: Sendable {
   public let schema: Data
   /// The page: the frame and a section per feature of the API that has one.
   public let page: WebPage
-  let decodeAction: @Sendable (ByteBufferView) throws(DecodingFailure) -> UserAction
-  let readSaved: @Sendable (Data) throws -> SavedState
-  let makeDriver: @Sendable (_ dependencies: @escaping DependencyOverrides) -> any SessionDriver
+  package let decodeAction: @Sendable (ByteBufferView) throws(DecodingFailure) -> UserAction
+  package let readSaved: @Sendable (Data) throws -> SavedState
+  package let makeDriver:
+    @Sendable (_ dependencies: @escaping DependencyOverrides) -> any SessionDriver
   /// Whether a session of this app can be recorded (it was given a ``RecordedFeature``).
   public let canRecord: Bool
 
@@ -105,28 +106,28 @@ public struct WebApp: Sendable {
 private struct NothingKept: Codable, Equatable, Sendable {}
 
 /// A saved state read back from an archive, its type erased until the session's driver takes it.
-struct SavedState: Sendable {
+package struct SavedState: Sendable {
   /// A `Kept` of the app that read it.
-  let value: any Sendable
+  package let value: any Sendable
 
-  init(_ value: some Sendable) {
+  package init(_ value: some Sendable) {
     self.value = value
   }
 }
 
 /// What a session saves of one state, its type erased: compared with the last one saved (only a
 /// change is written), and written as JSON by the archive's writer.
-struct KeptState: Sendable {
-  let value: any Equatable & Sendable
-  let encode: @Sendable () throws -> Data
+package struct KeptState: Sendable {
+  package let value: any Equatable & Sendable
+  package let encode: @Sendable () throws -> Data
 
-  init<Kept: Codable & Equatable & Sendable>(_ kept: Kept) {
+  package init<Kept: Codable & Equatable & Sendable>(_ kept: Kept) {
     self.value = kept
     self.encode = { try JSONWriter.encode(kept) }
   }
 
   /// Whether `other` holds the same value.
-  func isSame(as other: KeptState) -> Bool {
+  package func isSame(as other: KeptState) -> Bool {
     value.isEqual(to: other.value)
   }
 }
@@ -139,7 +140,7 @@ extension Equatable {
 
 /// The part of a session that knows its root feature: the store, the API that reads actions and
 /// writes the state, what is kept.
-protocol SessionDriver: AnyObject, Sendable {
+package protocol SessionDriver: AnyObject, Sendable {
   /// Puts back `saved` (a resumed session) and sends the start action, waiting for its effects.
   func begin(restoring saved: SavedState?) async
   /// Publishes the state to `session` (unless `publishingNow` is `false`: a driver woken from
@@ -170,7 +171,7 @@ protocol SessionDriver: AnyObject, Sendable {
 
 /// A session's store put to sleep: its state and dependencies, kept while the store and its
 /// reducers are released, and how to build them again around it.
-protocol SessionSleep: AnyObject, Sendable {
+package protocol SessionSleep: AnyObject, Sendable {
   /// The driver's ``SessionDriver/sendCount`` when the state was taken: a send after it means
   /// the state is out of date.
   var sendCount: Int { get }
@@ -184,19 +185,20 @@ protocol SessionSleep: AnyObject, Sendable {
 
 /// What every session of a root feature shares: the reducer, the API, the start action, what is
 /// kept and how it is restored, how sessions are recorded.
-final class RootParts<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>: Sendable
+package final class RootParts<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
+  Sendable
 where Root.State: Sendable, Root.Action: Sendable {
-  let root: Root
-  let api: WebAPI<Root>
-  let start: Root.Action?
-  let kept: @Sendable (Root.State) -> Kept
-  let restore: (@Sendable (Kept) -> Root.Action)?
-  let recorded: RecordedFeature<Root.State, Root.Action>?
+  package let root: Root
+  package let api: WebAPI<Root>
+  package let start: Root.Action?
+  package let kept: @Sendable (Root.State) -> Kept
+  package let restore: (@Sendable (Kept) -> Root.Action)?
+  package let recorded: RecordedFeature<Root.State, Root.Action>?
   /// What a sleeping session's state is kept as the difference from: the recorded feature's
   /// baseline; `nil` when the app is not recorded (its sleeping sessions keep their state).
-  let sleepBaseline: StateDifference<Root.State>.Baseline?
+  package let sleepBaseline: StateDifference<Root.State>.Baseline?
 
-  init(
+  package init(
     root: Root, api: WebAPI<Root>, start: Root.Action?,
     kept: @escaping @Sendable (Root.State) -> Kept, restore: (@Sendable (Kept) -> Root.Action)?,
     recorded: RecordedFeature<Root.State, Root.Action>?
@@ -216,20 +218,20 @@ where Root.State: Sendable, Root.Action: Sendable {
 /// A root feature's session asleep: its state and prepared dependencies, nothing else. The
 /// state is kept as its difference from the app's baseline where that builds it again exactly
 /// (a few hundred bytes instead of kilobytes), else as the value.
-final class RootSleep<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
+package final class RootSleep<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
   SessionSleep
 where Root.State: Sendable, Root.Action: Sendable {
-  let parts: RootParts<Root, Kept>
+  package let parts: RootParts<Root, Kept>
   let kept: KeptAsleep
-  let dependencies: DependencyValues
-  let sendCount: Int
+  package let dependencies: DependencyValues
+  package let sendCount: Int
 
   enum KeptAsleep {
     case value(Root.State)
     case difference(StateDifference<Root.State>, from: StateDifference<Root.State>.Baseline)
   }
 
-  init(
+  package init(
     parts: RootParts<Root, Kept>, state: Root.State, dependencies: DependencyValues,
     sendCount: Int
   ) {
@@ -248,13 +250,13 @@ where Root.State: Sendable, Root.Action: Sendable {
     self.sendCount = sendCount
   }
 
-  var keepsStateWhole: Bool {
+  package var keepsStateWhole: Bool {
     if case .value = kept { true } else { false }
   }
 
   /// The state kept. A difference was built into this very state once before it was kept, from
   /// a baseline that is made the same each time, so building it again cannot fail.
-  var state: Root.State {
+  package var state: Root.State {
     switch kept {
     case .value(let state): return state
     case .difference(let difference, let baseline):
@@ -270,12 +272,12 @@ where Root.State: Sendable, Root.Action: Sendable {
     }
   }
 
-  func wake() -> any SessionDriver {
+  package func wake() -> any SessionDriver {
     let state = self.state
     return RootDriver(parts: parts, initialState: { state }, dependencies: dependencies)
   }
 
-  func stateJSON(prefix: Data, suffix: Data) -> StateJSON {
+  package func stateJSON(prefix: Data, suffix: Data) -> StateJSON {
     // With no previous JSON every part is written, so there is always an answer.
     parts.api.stateJSON(state, after: nil, prefix: prefix, suffix: suffix)!
   }
@@ -283,26 +285,26 @@ where Root.State: Sendable, Root.Action: Sendable {
 
 /// Whether a session is being recorded, and how far: `{"recording":true,"steps":12,"limit":2000,
 /// "full":false}`.
-struct RecordingStatus: Encodable, Equatable, Sendable {
-  var recording: Bool
-  var steps: Int
-  var limit: Int?
-  var full: Bool
+package struct RecordingStatus: Encodable, Equatable, Sendable {
+  package var recording: Bool
+  package var steps: Int
+  package var limit: Int?
+  package var full: Bool
 }
 
 /// A session's record, with the modules a test written from it imports.
-struct SessionRecordWithImports: Sendable {
-  var record: SessionRecord
-  var testImports: [String]
+package struct SessionRecordWithImports: Sendable {
+  package var record: SessionRecord
+  package var testImports: [String]
 }
 
 /// The driver of a root reducer's sessions.
-final class RootDriver<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
+package final class RootDriver<Root: Reducer & Sendable, Kept: Codable & Equatable & Sendable>:
   SessionDriver
 where Root.State: Sendable, Root.Action: Sendable {
-  let store: StoreActorOf<Root>
+  package let store: StoreActorOf<Root>
   /// What every session of the app shares.
-  let parts: RootParts<Root, Kept>
+  package let parts: RootParts<Root, Kept>
   /// The recording in progress, read and replaced on the store's actor only.
   private let recording = Mutex<SessionRecording<Root.State, Root.Action>?>(nil)
   /// The session's dependencies, prepared once: a store woken from sleep gets the same values
@@ -310,15 +312,15 @@ where Root.State: Sendable, Root.Action: Sendable {
   private let dependencies: DependencyValues
   private let sends = Atomic<Int>(0)
 
-  var api: WebAPI<Root> { parts.api }
-  var start: Root.Action? { parts.start }
-  var kept: @Sendable (Root.State) -> Kept { parts.kept }
-  var restore: (@Sendable (Kept) -> Root.Action)? { parts.restore }
-  var recorded: RecordedFeature<Root.State, Root.Action>? { parts.recorded }
+  package var api: WebAPI<Root> { parts.api }
+  package var start: Root.Action? { parts.start }
+  package var kept: @Sendable (Root.State) -> Kept { parts.kept }
+  package var restore: (@Sendable (Kept) -> Root.Action)? { parts.restore }
+  package var recorded: RecordedFeature<Root.State, Root.Action>? { parts.recorded }
 
   /// A driver whose store starts from `initialState`, which is made with `dependencies` in
   /// effect (`StoreActor` makes it in them).
-  init(
+  package init(
     parts: RootParts<Root, Kept>, initialState: @Sendable () -> Root.State,
     dependencies: DependencyValues
   ) {
@@ -331,7 +333,7 @@ where Root.State: Sendable, Root.Action: Sendable {
     self.dependencies = dependencies
   }
 
-  func begin(restoring saved: SavedState?) async {
+  package func begin(restoring saved: SavedState?) async {
     let restoring = restore.flatMap { restore in saved.flatMap { $0.value as? Kept }.map(restore) }
     await Self.begin(store, restoring: restoring, start: start)
   }
@@ -344,7 +346,7 @@ where Root.State: Sendable, Root.Action: Sendable {
     if let start { await store.send(start).finish() }
   }
 
-  func attach(_ session: Session, publishingNow: Bool) async -> StoreActorObserveToken {
+  package func attach(_ session: Session, publishingNow: Bool) async -> StoreActorObserveToken {
     await Self.attach(session, to: store, driver: self, publishingNow: publishingNow)
   }
 
@@ -360,9 +362,9 @@ where Root.State: Sendable, Root.Action: Sendable {
     }
   }
 
-  var sendCount: Int { sends.load(ordering: .relaxed) }
+  package var sendCount: Int { sends.load(ordering: .relaxed) }
 
-  func sleep() async -> (any SessionSleep)? {
+  package func sleep() async -> (any SessionSleep)? {
     guard recording.withLock({ $0 == nil }) else { return nil }
     guard let state = await Self.idleState(store) else { return nil }
     // What the new driver needs, and nothing of this one: the old store is released.
@@ -382,13 +384,13 @@ where Root.State: Sendable, Root.Action: Sendable {
       kept: { KeptState(kept(state)) })
   }
 
-  func keptState(of saved: SavedState) -> KeptState? {
+  package func keptState(of saved: SavedState) -> KeptState? {
     (saved.value as? Kept).map { KeptState($0) }
   }
 
   // MARK: Recording
 
-  func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus {
+  package func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus {
     guard let recorded else { throw SessionError.recordingOff }
     return await Self.startRecording(store, limit: limit, recorded: recorded, driver: self)
   }
@@ -402,7 +404,7 @@ where Root.State: Sendable, Root.Action: Sendable {
     return RecordingStatus(recording: true, steps: 0, limit: limit, full: false)
   }
 
-  func stopRecording() async {
+  package func stopRecording() async {
     await Self.stopRecording(store, driver: self)
   }
 
@@ -411,7 +413,7 @@ where Root.State: Sendable, Root.Action: Sendable {
     driver.recording.withLock { $0 = nil }
   }
 
-  func recordingStatus() async -> RecordingStatus {
+  package func recordingStatus() async -> RecordingStatus {
     await Self.recordingStatus(store, driver: self)
   }
 
@@ -426,13 +428,13 @@ where Root.State: Sendable, Root.Action: Sendable {
       full: recording.isFull)
   }
 
-  func record() async throws(SessionError) -> SessionRecordWithImports {
+  package func record() async throws(SessionError) -> SessionRecordWithImports {
     guard let recorded, let record = await Self.record(store, recorded: recorded, driver: self)
     else { throw SessionError.notRecording }
     return SessionRecordWithImports(record: record, testImports: recorded.testImports(record))
   }
 
-  func recordSteps(after count: Int) async throws(SessionError) -> String {
+  package func recordSteps(after count: Int) async throws(SessionError) -> String {
     guard let lines = await Self.recordSteps(store, after: count, driver: self) else {
       throw SessionError.notRecording
     }
@@ -453,7 +455,9 @@ where Root.State: Sendable, Root.Action: Sendable {
     return recorded.record(recording)
   }
 
-  func apply(_ action: UserAction, in session: Session) async throws(SessionError) -> Snapshot? {
+  package func apply(_ action: UserAction, in session: Session) async throws(SessionError)
+    -> Snapshot?
+  {
     try await Self.apply(action, to: store, api: api, in: session, driver: self)
   }
 

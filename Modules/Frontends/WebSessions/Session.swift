@@ -3,7 +3,7 @@ import ComposableRecording
 import Foundation
 import Logging
 import Synchronization
-import WebHTTP
+import WebFrontend
 
 /// One visitor's running app: a root store of the server's ``WebApp`` on an actor of its own
 /// (`StoreActor`, held by the session's ``SessionDriver``), so that sessions reduce in parallel
@@ -20,13 +20,13 @@ import WebHTTP
 /// and the snapshot JSON are released; the next request that needs the store builds a new one
 /// from that state. Reading the state and opening an event stream do not need the store: they
 /// get the state's JSON written anew.
-final class Session: Sendable {
-  let id: SessionID
+package final class Session: Sendable {
+  package let id: SessionID
   /// The network of the client that created it (``ClientNetwork/network``), for a fair share of
   /// the session table; `nil` for a resumed session.
-  let network: String?
+  package let network: String?
   /// The session's name in logs: a serial number, because the id is a secret.
-  let logName: String
+  package let logName: String
   private let bookkeeping: Mutex<Bookkeeping>
 
   private struct Bookkeeping {
@@ -90,7 +90,7 @@ final class Session: Sendable {
   }
 
   /// What became of the states a request waited for.
-  enum SaveOutcome: Equatable, Sendable {
+  package enum SaveOutcome: Equatable, Sendable {
     case saved
     /// The write failed (what the storage said); the writer tries again.
     case failed(String)
@@ -102,7 +102,7 @@ final class Session: Sendable {
   }
 
   /// How the session begins: new, or resumed from what its archive saved.
-  enum Beginning {
+  package enum Beginning {
     case new
     case resumed(revision: Int, SavedState)
   }
@@ -112,13 +112,13 @@ final class Session: Sendable {
   /// another instance): the snapshots' generation, and the holder its saves carry
   /// (``SessionArchive/SavedSession/holder``). Twelve letters and digits: kept inline, no
   /// allocation.
-  let generation: String
+  package let generation: String
   private let logger: Logger
   /// Called once when the storage refuses a save of this copy because another copy holds the
   /// session: the registry drops it.
   private let superseded: @Sendable (Session) -> Void
 
-  init(
+  package init(
     id: SessionID,
     serial: Int,
     network: String? = nil,
@@ -156,14 +156,14 @@ final class Session: Sendable {
   }
 
   /// A name for a new copy of a session: twelve random hexadecimal digits.
-  static func newGeneration() -> String {
+  package static func newGeneration() -> String {
     String(SessionID().rawValue.prefix(12))
   }
 
   /// Loads what the visitor kept (favorites, settings) — after putting back the saved state of a
   /// resumed session — then publishes the state and starts publishing every change; returns the
   /// first snapshot.
-  func start() async throws(SessionError) -> Snapshot {
+  package func start() async throws(SessionError) -> Snapshot {
     try await withDriver { driver throws(SessionError) in
       if case .resumed(_, let saved) = beginning {
         await driver.begin(restoring: saved)
@@ -272,7 +272,7 @@ final class Session: Sendable {
   /// kept; the store is built again at the next request that sends an action. Returns whether it
   /// went to sleep.
   @discardableResult
-  func sleep() async -> Bool {
+  package func sleep() async -> Bool {
     let candidate = bookkeeping.withLock { state -> (any SessionDriver, ContinuousClock.Instant)? in
       guard let driver = state.driver, state.busy == 0, state.subscribers.isEmpty else {
         return nil
@@ -305,7 +305,7 @@ final class Session: Sendable {
   }
 
   /// Whether the session's store is asleep (``sleep()``).
-  var isAsleep: Bool {
+  package var isAsleep: Bool {
     bookkeeping.withLock { state in
       if case .asleep = state.sleep { true } else { false }
     }
@@ -313,7 +313,7 @@ final class Session: Sendable {
 
   /// Whether the session is asleep with its state kept whole, not as its changes from the app's
   /// baseline.
-  var isAsleepWithWholeState: Bool {
+  package var isAsleepWithWholeState: Bool {
     bookkeeping.withLock { state in
       if case .asleep(let sleep) = state.sleep { sleep.keepsStateWhole } else { false }
     }
@@ -321,34 +321,34 @@ final class Session: Sendable {
 
   // MARK: Recording
 
-  func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus {
+  package func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus {
     try await withDriver { driver throws(SessionError) in
       try await driver.startRecording(limit: limit)
     }
   }
 
-  func stopRecording() async throws(SessionError) {
+  package func stopRecording() async throws(SessionError) {
     try await withDriver { driver in await driver.stopRecording() }
   }
 
-  func recordingStatus() async throws(SessionError) -> RecordingStatus {
+  package func recordingStatus() async throws(SessionError) -> RecordingStatus {
     try await withDriver { driver in await driver.recordingStatus() }
   }
 
-  func record() async throws(SessionError) -> SessionRecordWithImports {
+  package func record() async throws(SessionError) -> SessionRecordWithImports {
     try await withDriver { driver throws(SessionError) in try await driver.record() }
   }
 
-  func recordSteps(after count: Int) async throws(SessionError) -> String {
+  package func recordSteps(after count: Int) async throws(SessionError) -> String {
     try await withDriver { driver throws(SessionError) in try await driver.recordSteps(after: count)
     }
   }
 
   /// The number of event streams open on this session.
-  var subscriberCount: Int { bookkeeping.withLock { $0.subscribers.count } }
+  package var subscriberCount: Int { bookkeeping.withLock { $0.subscribers.count } }
 
   /// When the visitor last made a request.
-  var lastActivity: ContinuousClock.Instant { bookkeeping.withLock { $0.lastActivity } }
+  package var lastActivity: ContinuousClock.Instant { bookkeeping.withLock { $0.lastActivity } }
 
   /// Lets go of what is kept only to make the next change cheaper — each feature's view for the
   /// comparison with the next state, the saved part of the state for the comparison with the
@@ -358,7 +358,7 @@ final class Session: Sendable {
   ///
   /// Returns whether there was anything to let go of (a session already compacted has not).
   @discardableResult
-  func compact() -> Bool {
+  package func compact() -> Bool {
     bookkeeping.withLock { state in
       guard let json = state.stateJSON, !json.isCompacted || state.archiving?.last != nil else {
         return false
@@ -370,13 +370,13 @@ final class Session: Sendable {
   }
 
   /// Records a request from the visitor, for the idle timeout.
-  func touch(_ now: ContinuousClock.Instant) {
+  package func touch(_ now: ContinuousClock.Instant) {
     bookkeeping.withLock { if now > $0.lastActivity { $0.lastActivity = now } }
   }
 
   /// The current state and its revision; `nil` once the session has ended. A sleeping session's
   /// is written anew from the state it keeps.
-  var snapshot: Snapshot? {
+  package var snapshot: Snapshot? {
     if let (sleep, revision) = sleepingState() { return snapshot(of: sleep, revision: revision) }
     return bookkeeping.withLock { $0.isEnded ? nil : $0.lastSnapshot }
   }
@@ -392,7 +392,7 @@ final class Session: Sendable {
   ///
   /// With an archive, the answer waits until the state the action produced is saved (at most
   /// `archiveTimeout`), so what the visitor sees acknowledged survives a crash.
-  func perform(
+  package func perform(
     _ action: UserAction, archiveTimeout: Duration = .seconds(2)
   ) async throws(SessionError) -> Snapshot {
     // The state right after this action, read on the store's actor before another request of
@@ -415,7 +415,7 @@ final class Session: Sendable {
 
   /// Returns once every state handed to the archive so far is saved, a write of one failed, or
   /// after `timeout`; `.saved` at once without an archive.
-  func waitUntilArchived(timeout: Duration) async -> SaveOutcome {
+  package func waitUntilArchived(timeout: Duration) async -> SaveOutcome {
     let isSaved = bookkeeping.withLock { state -> SaveOutcome? in
       guard let archiving = state.archiving else { return .saved }
       if archiving.isSuperseded { return .superseded }
@@ -521,13 +521,13 @@ final class Session: Sendable {
   }
 
   /// Whether the storage refused a save of this copy because another copy holds the session.
-  var isSuperseded: Bool {
+  package var isSuperseded: Bool {
     bookkeeping.withLock { $0.archiving?.isSuperseded ?? false }
   }
 
   /// Opens an event stream: the current state first, then every change. Finishing the stream's
   /// continuation (`end`) or dropping the stream closes it and frees its slot.
-  func subscribe() -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
+  package func subscribe() -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
     let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
       bufferingPolicy: .bufferingNewest(64))
     // A sleeping session's state cannot change before it wakes, and a woken one has a snapshot.
@@ -551,7 +551,7 @@ final class Session: Sendable {
   }
 
   /// Sends ``SessionEvent/keepAlive`` to every open event stream.
-  func sendKeepAlive() {
+  package func sendKeepAlive() {
     bookkeeping.withLock { state in
       for subscriber in state.subscribers.values {
         subscriber.yield(.keepAlive)
@@ -561,7 +561,7 @@ final class Session: Sendable {
 
   /// Ends the session: closes its event streams and releases its store, which cancels all of its
   /// effects. Idempotent.
-  func end() {
+  package func end() {
     // The store leaves with the last reference to it (a request still on its way through it
     // holds one until it is done); its effects are cancelled then.
     let (subscribers, observation) = bookkeeping.withLock { state in
@@ -586,7 +586,7 @@ final class Session: Sendable {
   /// between a prefix and a suffix; `kept` is what of the state the archive saves.
   ///
   /// When the part of the state the archive keeps changed, it is handed to the archive writer.
-  func publish(
+  package func publish(
     _ writeJSON: (_ previous: StateJSON?, _ prefix: Data, _ suffix: Data) -> StateJSON?,
     kept keptState: () -> KeptState
   ) {

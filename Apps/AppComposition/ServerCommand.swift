@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Metrics
 import Prometheus
+import WebRoutes
 
 /// The `app-server` command line: every option can also come from the environment; a flag wins
 /// over its variable, and an unset variable keeps the default. Flags and variables are checked by
@@ -25,96 +26,96 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
     version: AppVersion.current)
 
   @Option(help: "The address to listen on. [env: APP_SERVER_HOST] (default: 127.0.0.1)")
-  var host: String?
+  package var host: String?
 
   @Option(help: "The port to listen on; 0 picks a free one. [env: APP_SERVER_PORT] (default: 8080)")
-  var port: String?
+  package var port: String?
 
   @Option(
     name: .customLong("idle-timeout"),
     help:
       "Seconds a session stays in memory without a request; its saved state stays, and its visitor's next request resumes it. [env: APP_SERVER_IDLE_TIMEOUT_SECONDS] (default: 1800)"
   )
-  var idleTimeout: String?
+  package var idleTimeout: String?
 
   @Option(
     name: .customLong("max-sessions"),
     help:
       "The most sessions at once; a new one replaces the least recently used idle session, or is refused with 503 when none is idle. [env: APP_SERVER_MAX_SESSIONS] (default: 1000)"
   )
-  var maxSessions: String?
+  package var maxSessions: String?
 
   @Option(
     name: .customLong("allowed-host"),
     help:
       "A host name the server answers to besides localhost, 127.0.0.1 and ::1 (repeatable); requests for other names get 421. [env: APP_SERVER_ALLOWED_HOSTS, comma-separated]"
   )
-  var allowedHosts: [String] = []
+  package var allowedHosts: [String] = []
 
   @Option(
     name: .customLong("trusted-proxy"),
     help:
       "The IP address of a proxy whose X-Forwarded-For names the client for the per-client limits (repeatable). [env: APP_SERVER_TRUSTED_PROXIES, comma-separated]"
   )
-  var trustedProxies: [String] = []
+  package var trustedProxies: [String] = []
 
   @Option(
     name: .customLong("actions-per-second"),
     help:
       "The actions one client may send per second in the long run (twice as many at once); more get 429. [env: APP_SERVER_ACTIONS_PER_SECOND] (default: 50)"
   )
-  var actionsPerSecond: String?
+  package var actionsPerSecond: String?
 
   @Option(
     name: .customLong("sessions-per-minute"),
     help:
       "The sessions one client may create per minute in the long run (20 at once); more get 429. [env: APP_SERVER_SESSIONS_PER_MINUTE] (default: 30)"
   )
-  var sessionsPerMinute: String?
+  package var sessionsPerMinute: String?
 
   @Option(
     name: .customLong("reads-per-second"),
     help:
       "The session states one client may read per second in the long run (twice as many at once); more get 429. [env: APP_SERVER_READS_PER_SECOND] (default: 50)"
   )
-  var readsPerSecond: String?
+  package var readsPerSecond: String?
 
   @Option(
     name: .customLong("ipv6-client-prefix"),
     help:
       "The length of the IPv6 prefix that counts as one client in the limits (every address of one /64 is one client by default; a /48 shares 4 clients' budgets). [env: APP_SERVER_IPV6_CLIENT_PREFIX] (default: 64)"
   )
-  var ipv6ClientPrefix: String?
+  package var ipv6ClientPrefix: String?
 
   @Flag(
     name: .customLong("secure-cookies"),
     help:
       "Mark the session cookie Secure: the server is reached over TLS (directly or through a proxy). [env: APP_SERVER_SECURE_COOKIES=true]"
   )
-  var secureCookies = false
+  package var secureCookies = false
 
   @Flag(
     name: .customLong("allow-recording"),
     help:
       "Let each visitor record their own session and download it, or the test written from it (the page's developer panel: add ?devtools to the address). Off by default. [env: APP_SERVER_ALLOW_RECORDING=true]"
   )
-  var allowRecording = false
+  package var allowRecording = false
 
   @Option(
     name: .customLong("favorite-failure-rate"),
     help:
       "A demonstration: favorites are saved by the seed's simulated service (a second's wait, failing this often, 0...1, kept for the session only) instead of the database. [env: FAVORITE_FAILURE_RATE]"
   )
-  var favoriteFailureRate: String?
+  package var favoriteFailureRate: String?
 
   @Option(
     name: .customLong("log-level"),
     help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)"
   )
-  var logLevel: String?
+  package var logLevel: String?
 
-  @OptionGroup var clientOptions: ClientOptions
-  @OptionGroup var storageOptions: StorageOptions<ServerCommand>
+  @OptionGroup package var clientOptions: ClientOptions
+  @OptionGroup package var storageOptions: StorageOptions<ServerCommand>
 
   public init() {}
 
@@ -122,7 +123,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
   public static let recordingLimit = 2_000
 
   /// The server's own flags, as values for the variables they replace.
-  var flagValues: [FlagValue] {
+  package var flagValues: [FlagValue] {
     let single: [(String, String, String?)] = [
       ("--host", "APP_SERVER_HOST", host), ("--port", "APP_SERVER_PORT", port),
       ("--idle-timeout", "APP_SERVER_IDLE_TIMEOUT_SECONDS", idleTimeout),
@@ -166,7 +167,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
   }
 
   /// The server's settings, and the log level, read and checked.
-  static func serverSettings(
+  package static func serverSettings(
     _ settings: ConfigurationReader
   ) throws -> (configuration: WebServer.Configuration, logLevel: Logger.Level) {
     let logLevel =
@@ -253,7 +254,7 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
     return code
   }
 
-  func serve(composition: ServerComposition) async throws {
+  package func serve(composition: ServerComposition) async throws {
     let settings = settings()
     let (configuration, level) = try Self.serverSettings(settings)
     LoggingSystem.bootstrap { label in

@@ -4,7 +4,9 @@ import Foundation
 import Hummingbird
 import Logging
 import SessionTestWriter
+import WebFrontend
 import WebHTTP
+import WebSessions
 
 /// The HTTP routes of the web front end: the page and the JSON API over the visitor's session.
 ///
@@ -31,10 +33,10 @@ import WebHTTP
 ///
 /// ```swift
 /// let registry = await SessionRegistry { $0.weatherClient = .previewValue }
-/// let router = WebRoutes.router(registry: registry)
+/// let router = WebRouter.router(registry: registry)
 /// let app = Application(router: router)
 /// ```
-public enum WebRoutes {
+public enum WebRouter {
   /// The largest request body accepted, in bytes (16 KiB).
   public static let maximumBodySize = 16 * 1024
   /// The name of the cookie that carries the session id.
@@ -42,21 +44,21 @@ public enum WebRoutes {
   /// The name of the cookie that names the visitor (``VisitorID``), the owner of kept data.
   public static let visitorCookieName = "visitor"
   /// How long the visitor cookie lives: 400 days, the longest browsers keep one.
-  static let visitorCookieMaxAge = 400 * 24 * 60 * 60
+  package static let visitorCookieMaxAge = 400 * 24 * 60 * 60
 
   /// The routes in named groups, each with the paths and methods it serves, for a server of
   /// `page` (``WebApp/page``; `nil`: the routes every server has). The router is built from these
   /// groups, and everything that needs to know the routes reads ``routes(page:)``, made from the
   /// same groups: the request guard (a known path with another method is 405) and the metrics
   /// (one duration series per route and method).
-  static func groups(page: WebPage?) -> [RouteGroup] {
+  package static func groups(page: WebPage?) -> [RouteGroup] {
     (page.map { [pageGroup($0)] } ?? []) + [
       probes, catalogue, session, actions, events, recording,
     ]
   }
 
   /// The routes and the methods each accepts, from ``groups(page:)``.
-  static func routes(page: WebPage? = nil) -> [String: [HTTPRequest.Method]] {
+  package static func routes(page: WebPage? = nil) -> [String: [HTTPRequest.Method]] {
     table(groups(page: page))
   }
 
@@ -67,7 +69,7 @@ public enum WebRoutes {
   /// Every method some route accepts (`HEAD` wherever `GET` is), for the `Allow` header of an
   /// answer to a method no route knows: `GET, HEAD, POST, DELETE`. The page's addresses add none
   /// (they are `GET`).
-  static let allowedMethods: String = {
+  package static let allowedMethods: String = {
     var methods = Set(routes().values.joined())
     if methods.contains(.get) { methods.insert(.head) }
     let order: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
@@ -77,15 +79,18 @@ public enum WebRoutes {
   /// Builds the router over `registry`: the guard and the request log first, then every group.
   ///
   /// - Parameters:
+  ///   - metrics: what requests are recorded into and `GET /metrics` exposes, with the
+  ///     registry's counts; a new set for the registry's page by default.
   ///   - security: the hosts, origins, cookie flags and per-client limits to enforce.
   ///   - logger: logs refusals at `notice` level; every request's lines carry its request id.
   public static func router(
     registry: SessionRegistry,
+    metrics: ServerMetrics? = nil,
     security: WebSecurity = WebSecurity(),
     logger: Logger = Logger(label: "web-frontend")
   ) -> Router<WebRequestContext> {
     let router = Router(context: WebRequestContext.self)
-    let metrics = registry.metrics
+    let metrics = metrics ?? ServerMetrics(page: registry.app.page)
     let routeGroups = groups(page: registry.app.page)
     let routeTable = table(routeGroups)
     router.addMiddleware {
@@ -108,7 +113,7 @@ public enum WebRoutes {
   /// `/search`, …) and, for a section with inner addresses, the addresses below it
   /// (`/episodes/<id>/<id>…`), so that the browser's Back, Forward, reload and a shared link work;
   /// the page turns the address into actions.
-  static func pageGroup(_ page: WebPage) -> RouteGroup {
+  package static func pageGroup(_ page: WebPage) -> RouteGroup {
     RouteGroup(
       "page", (page.files.keys + page.addresses).map { ($0, [.get]) },
       patterns: page.innerAddressPatterns.map { ($0, [.get]) }
@@ -127,7 +132,7 @@ public enum WebRoutes {
   }
 
   /// What a process supervisor and a balancer ask: alive, ready, metrics.
-  static let probes = RouteGroup(
+  package static let probes = RouteGroup(
     "probes", [("/healthz", [.get]), ("/readyz", [.get]), ("/metrics", [.get])]
   ) { routes, environment in
     let (registry, metrics) = (environment.registry, environment.metrics)
@@ -154,16 +159,13 @@ public enum WebRoutes {
         ],
         body: ResponseBody(
           byteBuffer: ByteBuffer(
-            string: metrics.exposition(
-              liveSessions: registry.count, asleepSessions: registry.asleepCount,
-              asleepWholeSessions: registry.asleepWithWholeStateCount,
-              saves: registry.saveHealth))))
+            string: metrics.exposition(of: registry.counts))))
     }
   }
 
   /// What the API accepts and what its state looks like: the action catalogue and the state's
   /// JSON Schema.
-  static let catalogue = RouteGroup(
+  package static let catalogue = RouteGroup(
     "catalogue", [("/api/actions", [.get]), ("/api/state-schema", [.get])]
   ) { routes, environment in
     let app = environment.registry.app
@@ -183,7 +185,7 @@ public enum WebRoutes {
   }
 
   /// The visitor's session: open (or resume) it, read its state, end it.
-  static let session = RouteGroup(
+  package static let session = RouteGroup(
     "session", [("/api/session", [.post, .delete]), ("/api/session/state", [.get])]
   ) { routes, environment in
     let (registry, security, limits) = (
@@ -233,7 +235,7 @@ public enum WebRoutes {
 
   /// One user action sent to the session: checked, sent, answered with the state after it once
   /// it is saved.
-  static let actions = RouteGroup(
+  package static let actions = RouteGroup(
     "actions", [("/api/session/actions", [.post])]
   ) { routes, environment in
     let (registry, limits, metrics) = (
@@ -268,7 +270,7 @@ public enum WebRoutes {
   }
 
   /// The session's event stream: its state now, then every change (Server-Sent Events).
-  static let events = RouteGroup(
+  package static let events = RouteGroup(
     "events", [("/api/session/events", [.get])]
   ) { routes, environment in
     let (registry, limits, metrics) = (
@@ -324,7 +326,7 @@ public enum WebRoutes {
   /// with `--allow-recording`, for an app that can be recorded; elsewhere every route answers
   /// 404. A session's recording is reached only with its own cookie, kept in memory (at most
   /// ``SessionRegistry/Configuration/recordingLimit`` steps) and gone with the session.
-  static let recording = RouteGroup(
+  package static let recording = RouteGroup(
     "recording",
     [
       ("/api/session/recording", [.get, .post, .delete]),
@@ -413,7 +415,9 @@ public enum WebRoutes {
   /// The session cookie: `HttpOnly`, `SameSite=Strict`, only sent to the API, `Secure` when the
   /// server is told it is served over TLS; with `maxAge` (seconds) it outlives the browser
   /// session.
-  static func sessionCookie(_ value: String, security: WebSecurity, maxAge: Int? = nil) -> Cookie {
+  package static func sessionCookie(_ value: String, security: WebSecurity, maxAge: Int? = nil)
+    -> Cookie
+  {
     Cookie(
       name: sessionCookieName, value: value, maxAge: maxAge, path: "/api/session",
       secure: security.secureCookies, httpOnly: true, sameSite: .strict)
@@ -421,7 +425,7 @@ public enum WebRoutes {
 
   /// The visitor cookie: like the session cookie, but it outlives the browser session (it is
   /// renewed with every new session).
-  static func visitorCookie(_ visitor: VisitorID, security: WebSecurity) -> Cookie {
+  package static func visitorCookie(_ visitor: VisitorID, security: WebSecurity) -> Cookie {
     Cookie(
       name: visitorCookieName, value: visitor.rawValue, maxAge: visitorCookieMaxAge,
       path: "/api/session", secure: security.secureCookies, httpOnly: true, sameSite: .strict)
@@ -444,7 +448,7 @@ public enum WebRoutes {
   /// are separated by `;`, spaces and tabs before a name are skipped, and the value is everything
   /// after the first `=` up to the next `;` — as Hummingbird's `request.cookies[name]` reads it,
   /// without building every cookie of the request for one (every action reads the session's).
-  static func cookie(_ name: String, in request: Request) -> Substring? {
+  package static func cookie(_ name: String, in request: Request) -> Substring? {
     for header in request.headers[values: .cookie] {
       for pair in header.split(separator: ";", omittingEmptySubsequences: false) {
         let trimmed = pair.drop { $0 == " " || $0 == "\t" }
@@ -469,7 +473,7 @@ public enum WebRoutes {
   ///
   /// Written over the bytes: Foundation's `trimmingCharacters(in:)` cost as much per request
   /// as the rest of the route's checks together.
-  static func isJSONInUTF8(_ contentType: String) -> Bool {
+  package static func isJSONInUTF8(_ contentType: String) -> Bool {
     if contentType == "application/json" { return true }
     let parts = contentType.utf8.split(separator: UInt8(ascii: ";")).map(trimmedLowercased)
     guard parts.first == Array("application/json".utf8) else { return false }
@@ -538,10 +542,10 @@ public enum WebRoutes {
 }
 
 /// The wire form of the event stream (`text/event-stream`).
-enum ServerSentEvents {
+package enum ServerSentEvents {
   /// `event: state` + `data: {"revision": n, "state": {…}, "generation": "…"}`, or a comment line for
   /// keep-alive.
-  static func encode(_ event: SessionEvent) -> Data {
+  package static func encode(_ event: SessionEvent) -> Data {
     switch event {
     case .state(let snapshot):
       return Data("event: state\ndata: ".utf8) + snapshot.json + Data("\n\n".utf8)

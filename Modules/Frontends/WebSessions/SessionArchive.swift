@@ -66,7 +66,7 @@ public struct SessionArchive: Sendable {
   /// can recover it; without a place for that, the session is deleted.
   public var quarantine: @Sendable (_ session: SessionID, _ reason: String) async throws -> Void
   /// Writes what the sessions using this archive hand to it, grouped.
-  let writer = ArchiveWriter()
+  package let writer = ArchiveWriter()
 
   public init(
     load: @escaping @Sendable (SessionID) async throws -> SavedSession?,

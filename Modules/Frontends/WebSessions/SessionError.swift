@@ -1,3 +1,5 @@
+import WebFrontend
+
 /// Why a session cannot do what it is asked, in the sessions' own words; the HTTP routes answer
 /// each with its status (and, for the ones worth retrying, how long to wait).
 ///

@@ -3,7 +3,7 @@ import ComposableRecording
 import Foundation
 import Logging
 import Synchronization
-import WebHTTP
+import WebFrontend
 
 /// Every live session of the server, by id: creates them, finds them, expires idle ones.
 ///
@@ -86,8 +86,6 @@ public final class SessionRegistry: Sendable {
 
   /// The limits this registry enforces.
   public let configuration: Configuration
-  /// Where the registry counts sessions; the router records requests into the same.
-  public let metrics: ServerMetrics
   /// The root feature every session runs, and its web API.
   public let app: WebApp
   private let dependencies: DependencyOverrides
@@ -104,6 +102,8 @@ public final class SessionRegistry: Sendable {
     var resuming: [SessionID: Task<Resumption, Never>] = [:]
     var isClosed = false
     var createdCount = 0
+    var quarantinedCount = 0
+    var supersededCount = 0
   }
 
   /// Creates an empty registry.
@@ -122,14 +122,12 @@ public final class SessionRegistry: Sendable {
     app: WebApp,
     configuration: Configuration = Configuration(),
     logger: Logger = Logger(label: "web-frontend.sessions"),
-    metrics: ServerMetrics = ServerMetrics(),
     visitorData: VisitorData? = nil,
     archive: SessionArchive? = nil,
     dependencies: @escaping DependencyOverrides
   ) {
     self.app = app
     self.configuration = configuration
-    self.metrics = metrics
     self.logger = logger
     self.visitorData = visitorData
     self.archive = archive
@@ -148,12 +146,22 @@ public final class SessionRegistry: Sendable {
   public var isAcceptingSessions: Bool { table.withLock { !$0.isClosed } }
 
   /// Whether sessions' states are being saved: `nil` without an archive.
-  var saveHealth: ArchiveWriter.Health? { archive?.writer.health }
+  package var saveHealth: ArchiveWriter.Health? { archive?.writer.health }
+
+  /// What the registry has counted, read at once, for the server's metrics.
+  package var counts: SessionCounts {
+    let (live, created, quarantined, superseded) = table.withLock {
+      ($0.sessions.count, $0.createdCount, $0.quarantinedCount, $0.supersededCount)
+    }
+    return SessionCounts(
+      live: live, asleep: asleepCount, asleepWhole: asleepWithWholeStateCount, created: created,
+      quarantined: quarantined, superseded: superseded, saves: saveHealth)
+  }
 
   /// Why this instance cannot keep its sessions' changes now, or `nil` when it can (or has no
   /// archive): its saves are failing, or its storage does not answer — which an instance with
   /// no save on its way learns only by asking (``StorageProbe``).
-  func savingProblem() async -> String? {
+  package func savingProblem() async -> String? {
     guard let archive else { return nil }
     let health = archive.writer.health
     if let since = health.failingSince {
@@ -175,7 +183,7 @@ public final class SessionRegistry: Sendable {
   }
 
   /// The name of the live copy of a session here (the holder its saves carry), if it is live.
-  func holder(of id: SessionID) -> String? {
+  package func holder(of id: SessionID) -> String? {
     table.withLock { $0.sessions[id]?.generation }
   }
 
@@ -190,7 +198,7 @@ public final class SessionRegistry: Sendable {
   /// first snapshot); throws 503 when the registry is full or shut down.
   ///
   /// `logger` is the request's (its lines carry the request id); the registry's own by default.
-  func create(
+  package func create(
     for visitor: VisitorID? = nil, network: String? = nil, now: ContinuousClock.Instant = .now,
     logger: Logger? = nil
   ) async throws(SessionError) -> (SessionID, Snapshot) {
@@ -218,7 +226,7 @@ public final class SessionRegistry: Sendable {
   ///
   /// `visitor` is read only when the session is not live (the request's cookies are parsed again
   /// for it): a live session, every request's case, pays nothing for it.
-  func resume(
+  package func resume(
     _ id: String, visitor: @autoclosure () -> VisitorID?, confirmingCurrent: Bool = false,
     now: ContinuousClock.Instant = .now, logger: Logger? = nil
   ) async throws(SessionError) {
@@ -280,7 +288,7 @@ public final class SessionRegistry: Sendable {
   private func drop(_ session: Session, logger: Logger) {
     guard remove(session) else { return }
     session.end()
-    metrics.sessionsSuperseded.increment()
+    table.withLock { $0.supersededCount += 1 }
     logger.notice(
       "Stale copy of a session dropped (another copy holds it)",
       metadata: ["session": "\(session.logName)"])
@@ -307,7 +315,7 @@ public final class SessionRegistry: Sendable {
   }
 
   /// How a resume ended, for every request that waited for it.
-  enum Resumption: Sendable {
+  package enum Resumption: Sendable {
     /// The session is live, or there was nothing (for this visitor) to resume.
     case done
     /// The archive could not be read: try again later.
@@ -354,7 +362,7 @@ public final class SessionRegistry: Sendable {
       logger.warning(
         "Saved session is unreadable; set aside (session_quarantine)",
         metadata: ["error": "\(reason.prefix(200))"])
-      metrics.sessionsQuarantined.increment()
+      table.withLock { $0.quarantinedCount += 1 }
       try? await archive.quarantine(id, reason)
       return .done
     }
@@ -420,7 +428,6 @@ public final class SessionRegistry: Sendable {
           self.drop(session, logger: self.logger)
         })
       table.sessions[id] = session
-      metrics.sessionsCreated.increment()
       return (session, evicted)
     }
     if let evicted {
@@ -432,7 +439,8 @@ public final class SessionRegistry: Sendable {
   }
 
   /// The view of a session, marking it active.
-  func snapshot(of id: String, now: ContinuousClock.Instant = .now) throws(SessionError) -> Snapshot
+  package func snapshot(of id: String, now: ContinuousClock.Instant = .now) throws(SessionError)
+    -> Snapshot
   {
     let session = try session(id, now: now)
     guard let snapshot = session.snapshot else { throw SessionError.unknownSession }
@@ -442,10 +450,11 @@ public final class SessionRegistry: Sendable {
   // MARK: Recording
 
   /// Whether visitors may record their sessions: the server allows it and the app can.
-  var allowsRecording: Bool { configuration.recordingLimit != nil && app.canRecord }
+  package var allowsRecording: Bool { configuration.recordingLimit != nil && app.canRecord }
 
   /// Starts recording a session (a recording in progress starts over).
-  func startRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(SessionError)
+  package func startRecording(in id: String, now: ContinuousClock.Instant = .now)
+    async throws(SessionError)
     -> RecordingStatus
   {
     guard let limit = configuration.recordingLimit else { throw SessionError.recordingOff }
@@ -453,13 +462,14 @@ public final class SessionRegistry: Sendable {
   }
 
   /// Stops recording a session and forgets the recording.
-  func stopRecording(in id: String, now: ContinuousClock.Instant = .now) async throws(SessionError)
+  package func stopRecording(in id: String, now: ContinuousClock.Instant = .now)
+    async throws(SessionError)
   {
     try await session(id, now: now).stopRecording()
   }
 
   /// Whether a session is being recorded, and how far.
-  func recordingStatus(of id: String, now: ContinuousClock.Instant = .now)
+  package func recordingStatus(of id: String, now: ContinuousClock.Instant = .now)
     async throws(SessionError)
     -> RecordingStatus
   {
@@ -467,7 +477,7 @@ public final class SessionRegistry: Sendable {
   }
 
   /// The record of a session's recording so far, with what a test written from it imports.
-  func record(of id: String, now: ContinuousClock.Instant = .now) async throws(SessionError)
+  package func record(of id: String, now: ContinuousClock.Instant = .now) async throws(SessionError)
     -> SessionRecordWithImports
   {
     try await session(id, now: now).record()
@@ -475,7 +485,7 @@ public final class SessionRegistry: Sendable {
 
   /// The step lines of a session's recording after the first `count` (the record file's
   /// `{"step":…}` lines), for a viewer that has those already.
-  func recordSteps(of id: String, after count: Int, now: ContinuousClock.Instant = .now)
+  package func recordSteps(of id: String, after count: Int, now: ContinuousClock.Instant = .now)
     async throws(SessionError) -> String
   {
     try await session(id, now: now).recordSteps(after: count)
@@ -488,7 +498,7 @@ public final class SessionRegistry: Sendable {
   /// copy is dropped, the session is resumed from what the archive holds, and the action is
   /// applied once more, to that state: the visitor's action is kept, and nothing the stale copy
   /// showed is acknowledged. Throws ``SessionError/superseded`` if that happens twice.
-  func perform(
+  package func perform(
     _ action: UserAction, in id: String, visitor: @autoclosure () -> VisitorID? = nil,
     now: ContinuousClock.Instant = .now
   ) async throws(SessionError) -> Snapshot {
@@ -504,7 +514,7 @@ public final class SessionRegistry: Sendable {
   }
 
   /// Opens an event stream on a session; `end` closes it (its client has gone).
-  func subscribe(
+  package func subscribe(
     to id: String, now: ContinuousClock.Instant = .now
   ) throws(SessionError) -> (events: AsyncStream<SessionEvent>, end: @Sendable () -> Void) {
     let session = try session(id, now: now)
@@ -515,7 +525,7 @@ public final class SessionRegistry: Sendable {
   }
 
   /// Ends a session at the visitor's request.
-  func end(_ id: String, logger: Logger? = nil) throws(SessionError) {
+  package func end(_ id: String, logger: Logger? = nil) throws(SessionError) {
     let logger = logger ?? self.logger
     guard let sessionID = SessionID(id),
       let session = table.withLock({ $0.sessions.removeValue(forKey: sessionID) })
@@ -711,4 +721,23 @@ public final class SessionRegistry: Sendable {
     }
     return session
   }
+}
+
+/// The registry's counts at one moment: its sessions now, what has happened to sessions since it
+/// started, and how saves fare. The server's metrics expose them; the registry knows no metrics
+/// library.
+package struct SessionCounts: Equatable, Sendable {
+  /// Sessions alive now; of those, asleep (only their state kept), and asleep with their state
+  /// kept whole rather than as changes from the app's baseline.
+  package var live: Int
+  package var asleep: Int
+  package var asleepWhole: Int
+  /// Sessions created since the start.
+  package var created: Int
+  /// Saved sessions whose state could not be read, set aside for an operator.
+  package var quarantined: Int
+  /// Stale copies dropped because another copy (another instance) had taken their session over.
+  package var superseded: Int
+  /// How saves fare; `nil` without an archive.
+  package var saves: ArchiveWriter.Health?
 }

@@ -1,5 +1,7 @@
 import Hummingbird
+import WebFrontend
 import WebHTTP
+import WebSessions
 
 extension APIError {
   /// The answer to a refused action: 400 when it is malformed, 422 when it names something the
@@ -60,10 +62,10 @@ extension APIError {
 
 /// Answers what a session refused as the HTTP refusal it stands for, for ``RequestGuard`` to
 /// write: sessions know nothing of HTTP, so their errors are mapped here, between the two.
-struct SessionRefusals: RouterMiddleware {
-  typealias Context = WebRequestContext
+package struct SessionRefusals: RouterMiddleware {
+  package typealias Context = WebRequestContext
 
-  func handle(
+  package func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     do {

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import Metrics
 import Prometheus
+import WebSessions
 
 /// What the executable hands to the server: the root feature it serves, and the only place that
 /// links implementations.

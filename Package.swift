@@ -210,10 +210,16 @@ let package = Package(
     // Recording a root store's session and replaying it: the dependency tape, records and their
     // files, the replay, and what a test written from a record answers with. It watches a store
     // through the runtime's one step hook, so the runtime carries none of it.
+    // JSON read strictly and written in order: the one JSON parser of the project, which the
+    // session recording and the web API share.
+    .target(
+      name: "JSON",
+      path: "Modules/ComposableArchitecture/JSON"
+    ),
     .target(
       name: "ComposableRecording",
       dependencies: [
-        "ComposableArchitecture", "Sharing", casePaths, clocks, customDump, dependencies,
+        "ComposableArchitecture", "Sharing", "JSON", casePaths, clocks, customDump, dependencies,
         issueReporting,
       ],
       path: "Modules/ComposableArchitecture/Recording"
@@ -376,7 +382,7 @@ let package = Package(
     // HTTP and no session.
     .target(
       name: "WebFrontend",
-      dependencies: ["ComposableArchitecture"],
+      dependencies: ["ComposableArchitecture", "JSON"],
       path: "Modules/Frontends/WebFrontend",
       resources: [.copy("Public")]
     ),
@@ -697,6 +703,11 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tests/AppCompositionTests"
+    ),
+    .testTarget(
+      name: "JSONTests",
+      dependencies: ["JSON"],
+      path: "Tests/JSONTests"
     ),
     .testTarget(
       name: "SeedReducersTests",

@@ -406,13 +406,13 @@ struct KeyMap {
         ]) == "line 4: the answer to call 0 is missing: lines are missing")
     #expect(
       read(Array(lines[0...2]) + ["{\"step\":1,"])
-        == "line 4: not JSON: expected a key at column 11")
+        == "line 4: not JSON: the end of the input inside an object at column 11")
     #expect(
       read(Array(lines[0...0]) + [#"{"start":{"$mystery":1}}"#]) == "line 2: unknown tag $mystery")
     let deep = String(repeating: "[", count: 100_000)
     #expect(
       read(Array(lines[0...0]) + [#"{"start":"# + deep])
-        == "line 2: not JSON: nesting deeper than 512 at column 521")
+        == "line 2: not JSON: nested too deeply (at most 512 levels) at column 521")
   }
 
   @Test func aValueWithoutASourceFormStopsTheWriterNamingTheStep() throws {

@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import JSON
 
 /// The record file: a ``SessionRecord`` as JSON Lines, one fact per line, readable with a pager
 /// or `jq`.
@@ -39,10 +40,14 @@ public enum RecordFile {
   /// seen.
   static let effectsNumberedAtStart = "numbered at start"
 
+  /// The deepest nesting a record's line may have: a state is a tree of values, deeper than a
+  /// request body ever is, and still bounded so that no file can exhaust the stack.
+  static let maximumDepth = 512
+
   /// The record as JSON Lines (each line ends with a newline).
   public static func write(_ record: SessionRecord) -> String {
-    var lines: [RecordJSON] = []
-    var header: [(String, RecordJSON)] = [
+    var lines: [JSONValue] = []
+    var header: [(String, JSONValue)] = [
       ("record", .string(format)), ("version", .number(String(version))),
       ("feature", .string(record.feature)),
     ]
@@ -91,14 +96,14 @@ public enum RecordFile {
   /// `previous` (the state before it).
   static func stepLine(
     number: Int, _ step: SessionRecord.Step, after previous: RecordedValue
-  ) -> RecordJSON {
+  ) -> JSONValue {
     let changes = RecordedValue.changes(from: previous, to: step.state)
-    var pairs: [(String, RecordJSON)] = [
+    var pairs: [(String, JSONValue)] = [
       ("step", .number(String(number))), ("by", .string(step.origin.rawValue)),
     ]
     if let effect = step.effect { pairs.append(("effect", .number(String(effect)))) }
     pairs += [
-      ("time", RecordJSON.number(step.time)), ("action", step.action.json),
+      ("time", JSONValue.number(step.time)), ("action", step.action.json),
       ("changes", .array(changes.map(\.json))),
     ]
     return .object(pairs)
@@ -135,21 +140,21 @@ public enum RecordFile {
       RecordFileError(line: number, reason: reason)
     }
     /// The optional number of the effect a step or an answer belongs to.
-    func effectNumber(_ line: RecordJSON) throws(RecordFileError) -> Int? {
+    func effectNumber(_ line: JSONValue) throws(RecordFileError) -> Int? {
       guard let value = line["effect"] else { return nil }
       guard case .number(let text) = value, let effect = Int(text), effect > 0 else {
         throw fail("\"effect\" must be a whole number from 1")
       }
       return effect
     }
-    func next() throws(RecordFileError) -> RecordJSON? {
+    func next() throws(RecordFileError) -> JSONValue? {
       guard number < lines.count else { return nil }
       number += 1
       let line = lines[number - 1]
       do {
-        return try RecordJSON.parse(line)
+        return try JSONValue.parse(Array(line.utf8), maximumDepth: maximumDepth)
       } catch {
-        throw fail("not JSON: \(error.reason)")
+        throw fail("not JSON: \(error.reason) at column \(error.offset + 1)")
       }
     }
 
@@ -292,7 +297,7 @@ public struct RecordFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension RecordedChange {
-  var json: RecordJSON {
+  var json: JSONValue {
     .object([
       (
         "path",
@@ -322,8 +327,8 @@ extension RecordedChange {
 }
 
 extension SessionRecord.Answer {
-  var json: RecordJSON {
-    var pairs: [(String, RecordJSON)] = [
+  var json: JSONValue {
+    var pairs: [(String, JSONValue)] = [
       ("answer", .string(name)), ("call", .number(String(call))),
     ]
     if let effect { pairs.append(("effect", .number(String(effect)))) }
@@ -337,16 +342,16 @@ extension SessionRecord.Answer {
 }
 
 extension RecordedValue {
-  var json: RecordJSON {
+  var json: JSONValue {
     switch self {
     case .null: .null
     case .bool(let value): .bool(value)
     case .integer(let digits): .number(digits)
-    case .double(let value): RecordJSON.number(value)
+    case .double(let value): JSONValue.number(value)
     case .string(let value): .string(value)
     case .uuid(let value): .object([("$uuid", .string(value.uuidString))])
-    case .date(let value): .object([("$date", RecordJSON.number(value))])
-    case .duration(let value): .object([("$seconds", RecordJSON.number(value))])
+    case .date(let value): .object([("$date", JSONValue.number(value))])
+    case .duration(let value): .object([("$seconds", JSONValue.number(value))])
     case .array(let values): .array(values.map(\.json))
     case .dictionary(let pairs):
       .object([("$dictionary", .array(pairs.map { .array([$0.key.json, $0.value.json]) }))])
@@ -381,13 +386,13 @@ extension RecordedValue {
 }
 
 extension RecordedValue.Alert {
-  var json: RecordJSON {
-    var pairs: [(String, RecordJSON)] = [("$alert", .string(kind))]
+  var json: JSONValue {
+    var pairs: [(String, JSONValue)] = [("$alert", .string(kind))]
     if let titleVisibility { pairs.append(("titleVisibility", .string(titleVisibility))) }
     pairs.append(("title", .string(title)))
     if let message { pairs.append(("message", .string(message))) }
-    let buttons = self.buttons.map { button -> RecordJSON in
-      var pairs: [(String, RecordJSON)] = []
+    let buttons = self.buttons.map { button -> JSONValue in
+      var pairs: [(String, JSONValue)] = []
       if let role = button.role { pairs.append(("role", .string(role))) }
       if let action = button.action { pairs.append(("action", action.json)) }
       pairs.append(("label", .string(button.label)))
@@ -398,7 +403,7 @@ extension RecordedValue.Alert {
   }
 }
 
-extension RecordJSON {
+extension JSONValue {
   func recordedChange(at line: Int) throws(RecordFileError) -> RecordedChange {
     guard case .array(let components) = self["path"], let value = self["value"] else {
       throw RecordFileError(line: line, reason: "a change needs a \"path\" and a \"value\"")
@@ -437,21 +442,21 @@ extension RecordJSON {
       guard let (tag, tagged) = pairs.first, tag.hasPrefix("$") else {
         throw fail("an object without a \"$\" tag saying what it is: \(text.prefix(80))")
       }
-      func string(_ json: RecordJSON) throws(RecordFileError) -> String {
+      func string(_ json: JSONValue) throws(RecordFileError) -> String {
         guard case .string(let value) = json else { throw fail("\(tag) needs a string") }
         return value
       }
-      func double(_ json: RecordJSON) throws(RecordFileError) -> Double {
+      func double(_ json: JSONValue) throws(RecordFileError) -> Double {
         guard case .number(let text) = json, let value = Double(text) else {
           throw fail("\(tag) needs a number")
         }
         return value
       }
-      func array(_ json: RecordJSON) throws(RecordFileError) -> [RecordJSON] {
+      func array(_ json: JSONValue) throws(RecordFileError) -> [JSONValue] {
         guard case .array(let values) = json else { throw fail("\(tag) needs an array") }
         return values
       }
-      func pair(_ json: RecordJSON) throws(RecordFileError) -> (RecordJSON, RecordJSON) {
+      func pair(_ json: JSONValue) throws(RecordFileError) -> (JSONValue, JSONValue) {
         guard case .array(let values) = json, values.count == 2 else {
           throw fail("\(tag) needs pairs")
         }

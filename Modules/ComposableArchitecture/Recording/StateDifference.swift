@@ -1,4 +1,5 @@
 import ComposableArchitecture
+import JSON
 /// A state kept as the changes that make it from a baseline, written as a record writes changes:
 /// one string of a few hundred bytes where the value itself holds kilobytes in many small blocks
 /// (an Observation registrar per `@ObservableState` value, arrays, shared boxes). A server keeps
@@ -45,7 +46,7 @@ public struct StateDifference<State>: Sendable {
     let recorded = RecordedValue(reflecting: state)
     guard !recorded.holdsValuesOnlyReflected else { return nil }
     let changes = RecordedValue.changes(from: baseline.recorded, to: recorded)
-    self.json = RecordJSON.array(changes.map(\.json)).text
+    self.json = JSONValue.array(changes.map(\.json)).text
     guard let built = try? self.state(from: baseline),
       RecordedValue(reflecting: built) == recorded,
       Self.isEqualIfEquatable(built, state)
@@ -54,11 +55,11 @@ public struct StateDifference<State>: Sendable {
 
   /// The state: a new baseline with the changes made in it.
   public func state(from baseline: Baseline) throws -> State {
-    let parsed: RecordJSON
+    let parsed: JSONValue
     do {
-      parsed = try RecordJSON.parse(json)
+      parsed = try JSONValue.parse(Array(json.utf8), maximumDepth: RecordFile.maximumDepth)
     } catch {
-      throw RecordDecodingError("the kept changes are not JSON: \(error.reason)")
+      throw RecordDecodingError("the kept changes are not JSON: \(error.message)")
     }
     guard case .array(let items) = parsed else {
       throw RecordDecodingError("the kept changes are not a JSON array")

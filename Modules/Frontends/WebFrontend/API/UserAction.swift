@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// One thing a visitor did on the page, in the JSON form the API accepts: a `type` and the fields
 /// that type takes.
@@ -65,7 +66,7 @@ extension JSONValue: Encodable {
       for element in elements { try container.encode(element) }
     case .object(let members):
       var container = encoder.container(keyedBy: AnyKey.self)
-      for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+      for (name, value) in members.sorted(by: { $0.0 < $1.0 }) {
         try container.encode(value, forKey: AnyKey(name))
       }
     }

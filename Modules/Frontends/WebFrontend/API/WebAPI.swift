@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import JSON
 
 /// The web API of a root reducer, put together from the ``WebFeature``s registered with it: the
 /// action catalogue, decoding and resolving user actions, the state JSON and its schema.

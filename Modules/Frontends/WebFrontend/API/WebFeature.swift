@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import JSON
 
 /// One feature's part of the web API: the user actions it accepts, its part of the state, and
 /// its section of the page.

@@ -20,7 +20,7 @@ public struct ModuleGraphDocument: Sendable {
   public static let layers: [Layer] = [
     Layer(
       name: "runtime", folder: "`Modules/ComposableArchitecture`",
-      mayDependOn: "itself (its macros) and third-party packages",
+      mayDependOn: "itself (its macros, its JSON) and third-party packages",
       matches: { $0 == .runtime }),
     Layer(
       name: "session recording", folder: "`Modules/ComposableArchitecture/Recording`",

@@ -35,6 +35,8 @@ public struct PlainTCARule: Sendable {
   public static let projectOnlyFolders = [
     "Modules/ComposableArchitecture/Sources/RecordedValues",
     "Modules/ComposableArchitecture/Recording",
+    // The runtime's JSON, which the recording and the web front end share.
+    "Modules/ComposableArchitecture/JSON",
   ]
 
   public var projectOnlyNames: Set<String>

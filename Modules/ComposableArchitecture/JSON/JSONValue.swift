@@ -1,16 +1,18 @@
-/// A JSON document parsed strictly (RFC 8259 and nothing more), within limits, before any
-/// decoding looks at it.
+/// A JSON value, read strictly (RFC 8259 and nothing more) within limits, and written back in
+/// the order its object members were read or made.
 ///
-/// Request bodies reach the API from anyone, so they are never handed to a general-purpose
-/// decoder: this parser reads the bytes itself, refuses what the standard does not allow
-/// (trailing commas, comments, single quotes, `NaN`, leading zeros, control characters in
-/// strings, lone surrogates, a byte-order mark, bytes that are not UTF-8), refuses what the API
-/// has no use for (duplicate keys, more than ``Limits/maximumDepth`` levels of nesting), and
-/// never recurses deeper than that limit, so no input can exhaust the stack.
+/// It is the one JSON of the project: the web API reads request bodies with it, and a session
+/// record is read and written with it, line by line.
+///
+/// Input from anyone is never handed to a general-purpose decoder: this parser reads the bytes
+/// itself, refuses what the standard does not allow (trailing commas, comments, single quotes,
+/// `NaN`, leading zeros, control characters in strings, lone surrogates, a byte-order mark, bytes
+/// that are not UTF-8), refuses duplicate keys and nesting deeper than a limit, and never
+/// recurses deeper than that limit, so no input can exhaust the stack.
 ///
 /// ```swift
 /// let value = try JSONValue.parse(Array(#"{"type":"counter.add"}"#.utf8))
-/// value.object?["type"]?.string  // "counter.add"
+/// value["type"]?.string  // "counter.add"
 /// ```
 public enum JSONValue: Equatable, Sendable {
   case null
@@ -19,32 +21,64 @@ public enum JSONValue: Equatable, Sendable {
   case number(String)
   case string(String)
   case array([JSONValue])
-  /// An object; keys are unique (duplicates are refused while parsing).
-  case object([String: JSONValue])
+  /// An object's members in order; keys are unique (duplicates are refused while parsing).
+  case object([(String, JSONValue)])
+
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case (.bool(let a), .bool(let b)): a == b
+    case (.number(let a), .number(let b)): a == b
+    case (.string(let a), .string(let b)): a == b
+    case (.array(let a), .array(let b)): a == b
+    // Members in order: a record lists a struct's fields in declaration order.
+    case (.object(let a), .object(let b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+    default: false
+    }
+  }
 
   /// The limits a document must stay within.
   public enum Limits {
-    /// The deepest nesting of arrays and objects accepted (the top level is depth 1).
+    /// The deepest nesting of arrays and objects accepted by default (the top level is depth 1):
+    /// what a request body needs.
     public static let maximumDepth = 32
   }
 
   /// Why a document was refused; ``message`` never repeats more than a few bytes of the input.
   public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was wrong, e.g. `a trailing comma`.
+    public var reason: String
+    /// The byte of the input where it was found (from 0).
+    public var offset: Int
     /// What was wrong and where, e.g. `a trailing comma at byte 21`.
-    public var message: String
+    public var message: String { "\(reason) at byte \(offset)" }
     public var description: String { message }
+
+    public init(reason: String, offset: Int) {
+      self.reason = reason
+      self.offset = offset
+    }
   }
 
-  /// Parses a whole document: one value, optionally surrounded by whitespace.
-  public static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> JSONValue {
-    var parser = Parser(bytes: Array(bytes))
+  /// Parses a whole document: one value, optionally surrounded by whitespace, nested at most
+  /// `maximumDepth` levels.
+  public static func parse(
+    _ bytes: some Collection<UInt8>, maximumDepth: Int = Limits.maximumDepth
+  ) throws(ParseError) -> JSONValue {
+    var parser = Parser(bytes: Array(bytes), maximumDepth: maximumDepth)
     return try parser.document()
   }
 
-  /// The members, if this is an object.
+  /// The members, if this is an object, by key.
   public var object: [String: JSONValue]? {
-    if case .object(let members) = self { return members }
-    return nil
+    guard case .object(let members) = self else { return nil }
+    return Dictionary(members, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The member `key`, if this is an object that has it.
+  public subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.first { $0.0 == key }?.1
   }
 
   /// The text, if this is a string.
@@ -79,16 +113,18 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 private struct Parser {
-  package let bytes: [UInt8]
-  package var index = 0
+  let bytes: [UInt8]
+  let maximumDepth: Int
+  var index = 0
 
-  package init(bytes: [UInt8]) {
+  init(bytes: [UInt8], maximumDepth: Int) {
     self.bytes = bytes
+    self.maximumDepth = maximumDepth
   }
 
-  package mutating func document() throws(JSONValue.ParseError) -> JSONValue {
+  mutating func document() throws(JSONValue.ParseError) -> JSONValue {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-      throw failure("a byte-order mark (the body must be UTF-8 without one)")
+      throw failure("a byte-order mark (the input must be UTF-8 without one)")
     }
     skipWhitespace()
     let value = try value(depth: 1)
@@ -98,7 +134,9 @@ private struct Parser {
   }
 
   private mutating func value(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
-    guard let byte = peek() else { throw failure("the end of the body where a value was expected") }
+    guard let byte = peek() else {
+      throw failure("the end of the input where a value was expected")
+    }
     switch byte {
     case UInt8(ascii: "{"):
       return try object(depth: depth)
@@ -125,7 +163,8 @@ private struct Parser {
   private mutating func object(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
     try enter(depth)
     index += 1
-    var members: [String: JSONValue] = [:]
+    var members: [(String, JSONValue)] = []
+    var keys: Set<String> = []
     skipWhitespace()
     if peek() == UInt8(ascii: "}") {
       index += 1
@@ -135,7 +174,9 @@ private struct Parser {
       skipWhitespace()
       guard peek() == UInt8(ascii: "\"") else {
         throw failure(
-          peek() == UInt8(ascii: "}") ? "a trailing comma" : "a key that is not a string")
+          peek() == nil
+            ? "the end of the input inside an object"
+            : peek() == UInt8(ascii: "}") ? "a trailing comma" : "a key that is not a string")
       }
       let key = try string()
       skipWhitespace()
@@ -143,15 +184,15 @@ private struct Parser {
       index += 1
       skipWhitespace()
       let member = try value(depth: depth + 1)
-      guard members.updateValue(member, forKey: key) == nil else {
-        throw JSONValue.ParseError(message: "duplicate key '\(key.prefix(64))'")
-      }
+      guard keys.insert(key).inserted else { throw failure("duplicate key '\(key.prefix(64))'") }
+      members.append((key, member))
       skipWhitespace()
       switch peek() {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"):
         index += 1
         return .object(members)
+      case nil: throw failure("the end of the input inside an object")
       default: throw failure("a missing ',' or '}' in an object")
       }
     }
@@ -176,15 +217,15 @@ private struct Parser {
       case UInt8(ascii: "]"):
         index += 1
         return .array(elements)
+      case nil: throw failure("the end of the input inside an array")
       default: throw failure("a missing ',' or ']' in an array")
       }
     }
   }
 
   private func enter(_ depth: Int) throws(JSONValue.ParseError) {
-    guard depth <= JSONValue.Limits.maximumDepth else {
-      throw JSONValue.ParseError(
-        message: "nested too deeply (at most \(JSONValue.Limits.maximumDepth) levels)")
+    guard depth <= maximumDepth else {
+      throw failure("nested too deeply (at most \(maximumDepth) levels)")
     }
   }
 
@@ -348,6 +389,6 @@ private struct Parser {
   }
 
   private func failure(_ what: String) -> JSONValue.ParseError {
-    JSONValue.ParseError(message: "\(what) at byte \(index)")
+    JSONValue.ParseError(reason: what, offset: index)
   }
 }

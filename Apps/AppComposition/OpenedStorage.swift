@@ -36,7 +36,7 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
     }
   }
 
-  var storage: any AppStorage {
+  var storage: any Storage {
     switch self {
     case .sqlite(let storage): storage
     case .postgres(let storage): storage
@@ -80,7 +80,7 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
         // Nothing kept yet: this run makes the row (empty) now, so that a run started after it
         // claims it even before this one saves anything. When another run made it first, this
         // one claims it — it started later.
-        let empty = SavedSession(owner: owner, revision: 0, state: Data(), holder: holder)
+        let empty = SessionRow(owner: owner, revision: 0, state: Data(), holder: holder)
         if try await storage.saveSession(empty, id: id) { return nil }
         let saved = try await storage.claimSession(id: id, owner: owner, holder: holder)
         revision.withLock { $0 = saved?.revision ?? 0 }
@@ -91,7 +91,7 @@ enum OpenedStorage: CustomStringConvertible, Sendable {
           revision += 1
           return revision
         }
-        let session = SavedSession(owner: owner, revision: next, state: state, holder: holder)
+        let session = SessionRow(owner: owner, revision: next, state: state, holder: holder)
         guard try await storage.saveSession(session, id: id) else {
           throw KeptAppClient.Superseded()
         }
@@ -121,22 +121,22 @@ extension OpenedStorage {
     return ServerStorage(
       description: description,
       visitorData: { visitor in self.clients(owner: Self.owner(visitor)) },
-      archive: SessionArchive(
+      savedSessions: SavedSessions(
         load: { id in
           guard let saved = try await storage.savedSession(id: id.rawValue) else { return nil }
-          return Self.archived(saved)
+          return Self.resumable(saved)
         },
         claim: { id, visitor, holder in
           try await storage.claimSession(
             id: id.rawValue, owner: Self.owner(visitor), holder: holder
-          ).flatMap(Self.archived)
+          ).flatMap(Self.resumable)
         },
         save: { entries in
           let refused = try await storage.saveSessions(
             entries.map { id, entry in
               (
                 id: id.rawValue,
-                session: SavedSession(
+                session: SessionRow(
                   owner: Self.owner(entry.visitor), revision: entry.revision, state: entry.state,
                   holder: entry.holder)
               )
@@ -154,9 +154,9 @@ extension OpenedStorage {
 
 extension OpenedStorage {
   /// A saved row as the server sees it; `nil` for a row that no visitor owns.
-  private static func archived(_ saved: SavedSession) -> SessionArchive.SavedSession? {
+  private static func resumable(_ saved: SessionRow) -> SavedSessions.SavedSession? {
     visitor(owning: saved.owner).map { visitor in
-      SessionArchive.SavedSession(
+      SavedSessions.SavedSession(
         visitor: visitor, revision: saved.revision, state: saved.state, holder: saved.holder)
     }
   }

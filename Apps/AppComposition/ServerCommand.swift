@@ -277,7 +277,8 @@ public struct ServerCommand: ParsableCommand, StorageOwner {
     do {
       try await WebServer(
         app: composition.app, configuration: configuration, logger: logger, metrics: metrics,
-        visitorData: storage.visitorData, archive: storage.archive, dependencies: clients
+        visitorData: storage.visitorData, savedSessions: storage.savedSessions,
+        dependencies: clients
       )
       .run { url in
         FileHandle.standardOutput.write(Data("app-server: listening on \(url)\n".utf8))

@@ -42,17 +42,17 @@ public struct ServerStorage: Sendable {
   /// A visitor's favorite and settings clients.
   public var visitorData: SessionRegistry.VisitorData
   /// Where sessions are saved so that they survive a restart.
-  public var archive: SessionArchive
+  public var savedSessions: SavedSessions
   /// Closes it once the server has stopped.
   public var close: @Sendable () async -> Void
 
   public init(
     description: String, visitorData: @escaping SessionRegistry.VisitorData,
-    archive: SessionArchive, close: @escaping @Sendable () async -> Void
+    savedSessions: SavedSessions, close: @escaping @Sendable () async -> Void
   ) {
     self.description = description
     self.visitorData = visitorData
-    self.archive = archive
+    self.savedSessions = savedSessions
     self.close = close
   }
 }

@@ -16,14 +16,14 @@ final class AppKeeper {
   private let kept: KeptAppClient
   private var saving: Task<Void, Never>?
   /// What was saved last (or put back): unchanged counters are not saved again.
-  private var saved: AppFeature.Snapshot
+  private var saved: AppFeature.KeptState
   /// Counters whose save failed: not tried again (nor said again) until they change, so that the
   /// status line's change does not start another try.
-  private var failed: AppFeature.Snapshot?
+  private var failed: AppFeature.KeptState?
   /// A run started later holds the counters: this one saves no more.
   private var isSuperseded = false
 
-  private init(kept: KeptAppClient, saved: AppFeature.Snapshot) {
+  private init(kept: KeptAppClient, saved: AppFeature.KeptState) {
     self.kept = kept
     self.saved = saved
   }
@@ -42,18 +42,18 @@ final class AppKeeper {
     }
     if let data {
       do {
-        var snapshot = try JSONDecoder().decode(AppFeature.Snapshot.self, from: data)
-        snapshot.selectedTab = store.state.app.selectedTab
-        store.send(.app(.restore(snapshot)))
+        var keptState = try JSONDecoder().decode(AppFeature.KeptState.self, from: data)
+        keptState.selectedTab = store.state.app.selectedTab
+        store.send(.app(.restore(keptState)))
       } catch {
         store.send(.statusChanged("The counters kept last time could not be read; new ones."))
       }
     }
-    let keeper = AppKeeper(kept: kept, saved: store.state.app.snapshot)
+    let keeper = AppKeeper(kept: kept, saved: store.state.app.kept)
     keeper.saving = Task { @MainActor [weak keeper] in
       for await state in store.states(bufferingNewest: 1) {
         guard let keeper else { return }
-        await keeper.save(state.app.snapshot, store)
+        await keeper.save(state.app.kept, store)
       }
     }
     return keeper
@@ -63,16 +63,16 @@ final class AppKeeper {
   func finish(_ store: StoreOf<AppTerminalFeature>) async {
     saving?.cancel()
     await saving?.value
-    await save(store.state.app.snapshot, store)
+    await save(store.state.app.kept, store)
   }
 
-  private func save(_ snapshot: AppFeature.Snapshot, _ store: StoreOf<AppTerminalFeature>) async {
-    guard !isSuperseded, snapshot.counters != saved.counters,
-      snapshot.counters != failed?.counters
+  private func save(_ keptState: AppFeature.KeptState, _ store: StoreOf<AppTerminalFeature>) async {
+    guard !isSuperseded, keptState.counters != saved.counters,
+      keptState.counters != failed?.counters
     else { return }
     do {
-      try await kept.save(try JSONEncoder().encode(snapshot))
-      saved = snapshot
+      try await kept.save(try JSONEncoder().encode(keptState))
+      saved = keptState
       failed = nil
     } catch is CancellationError {
       // Quitting: ``finish(_:)`` saves what is left.
@@ -82,7 +82,7 @@ final class AppKeeper {
         .statusChanged(
           "Counters not saved: an app-cli started later keeps its counters instead."))
     } catch {
-      failed = snapshot
+      failed = keptState
       store.send(.statusChanged("Counters not saved: \(error.localizedDescription)"))
     }
   }

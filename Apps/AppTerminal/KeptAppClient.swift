@@ -3,7 +3,7 @@ import Foundation
 
 /// Where the interactive app keeps, between runs, the part of its state that `app-server` keeps
 /// for a visitor's session: the counters (counts, facts, timers on or off) and the selected tab
-/// (`AppFeature.Snapshot`, as JSON). Favorites and settings are kept by their own clients.
+/// (`AppFeature.KeptState`, as JSON). Favorites and settings are kept by their own clients.
 ///
 /// The composition provides the live one (the local profile's row in the app's database);
 /// without it nothing is kept, as for the one-shot commands.

@@ -16,7 +16,7 @@ extension AppFeature {
 
 extension WebApp {
   /// The app as the server serves it: a session runs ``AppFeature`` from a fresh state, loads what
-  /// the visitor kept (`.task`), and saves its ``AppFeature/Snapshot`` (counters, selected tab),
+  /// the visitor kept (`.task`), and saves its ``AppFeature/KeptState`` (counters, selected tab),
   /// which `.restore` puts back in a resumed session. The page has a tab, and an address, per
   /// feature section.
   public static let app = WebApp(
@@ -25,7 +25,7 @@ extension WebApp {
     initialState: { AppFeature.State() },
     api: AppFeature.webAPI,
     start: .task,
-    kept: \.snapshot,
+    kept: \.kept,
     restore: { .restore($0) },
     recorded: AppFeature.recorded)
 }

@@ -98,11 +98,11 @@ struct CompositionTests {
     #expect(storage.description == ":memory:")
     let session = SessionID()
     let visitor = VisitorID()
-    let entry = SessionArchive.SavedSession(visitor: visitor, revision: 3, state: Data("{}".utf8))
-    try await storage.archive.save(session, entry)
-    #expect(try await storage.archive.load(session) == entry)
-    try await storage.archive.delete(session)
-    #expect(try await storage.archive.load(session) == nil)
+    let entry = SavedSessions.SavedSession(visitor: visitor, revision: 3, state: Data("{}".utf8))
+    try await storage.savedSessions.save(session, entry)
+    #expect(try await storage.savedSessions.load(session) == entry)
+    try await storage.savedSessions.delete(session)
+    #expect(try await storage.savedSessions.load(session) == nil)
     await storage.close()
   }
 

@@ -53,10 +53,10 @@ struct AppFeatureTests {
     await store.send(.tabSelected(.episodes)) { $0.selectedTab = .episodes }
   }
 
-  @Test func aSnapshotKeepsCountersAndTabAndRestoreResumesTimersAndForgetsRequests() async {
+  @Test func theKeptStateHoldsCountersAndTabAndRestoreResumesTimersAndForgetsRequests() async {
     let clock = TestClock()
     let store = makeStore { $0.continuousClock = clock }
-    let snapshot = AppFeature.Snapshot(
+    let kept = AppFeature.KeptState(
       counters: [
         Counter.State(
           id: UUID(7), count: 41, fact: "41 is prime.", isFactRequestInFlight: true,
@@ -65,7 +65,7 @@ struct AppFeatureTests {
         Counter.State(id: UUID(7), count: 999),  // a duplicate id: the first one stays
       ],
       selectedTab: .episodes)
-    await store.send(.restore(snapshot)) {
+    await store.send(.restore(kept)) {
       $0.counterList.counters = [
         Counter.State(id: UUID(7), count: 41, fact: "41 is prime."),
         Counter.State(id: UUID(8), count: -2),
@@ -79,23 +79,23 @@ struct AppFeatureTests {
     await store.receive(\.counterList.counters[id: UUID(7)].timerTicked) {
       $0.counterList.counters[id: UUID(7)]?.count = 42
     }
-    #expect(store.state.snapshot.counters.map(\.count) == [42, -2])
-    #expect(store.state.snapshot.selectedTab == .episodes)
+    #expect(store.state.kept.counters.map(\.count) == [42, -2])
+    #expect(store.state.kept.selectedTab == .episodes)
     await store.send(\.counterList.counters[id: UUID(7)].timerButtonTapped) {
       $0.counterList.counters[id: UUID(7)]?.isTimerOn = false
     }
   }
 
-  @Test func aSnapshotSurvivesJSON() throws {
-    let snapshot = AppFeature.State(
+  @Test func theKeptStateSurvivesJSON() throws {
+    let kept = AppFeature.State(
       counterList: CounterList.State(counters: [
         Counter.State(id: UUID(3), count: 5, isTimerOn: true)
       ]),
       selectedTab: .search
-    ).snapshot
+    ).kept
     let decoded = try JSONDecoder().decode(
-      AppFeature.Snapshot.self, from: JSONEncoder().encode(snapshot))
-    #expect(decoded == snapshot)
+      AppFeature.KeptState.self, from: JSONEncoder().encode(kept))
+    #expect(decoded == kept)
   }
 
   @Test func headerShowsTheDisplayNameFromSettings() async {

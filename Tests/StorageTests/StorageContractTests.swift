@@ -2,7 +2,7 @@ import Foundation
 import LiveStorage
 import Testing
 
-/// What every `AppStorage` promises, checked on SQLite and on PostgreSQL alike.
+/// What every `Storage` promises, checked on SQLite and on PostgreSQL alike.
 struct StorageContractTests {
   @Test(arguments: Backend.available)
   func favoritesAreKeptPerOwnerAndSurviveReopening(_ backend: Backend) async throws {
@@ -90,9 +90,9 @@ struct StorageContractTests {
     try await backend.withStorage { open in
       let storage = try await open()
       try await storage.saveSession(
-        SavedSession(owner: "visitor:a", revision: 3, state: Data("garbled".utf8)), id: "s1")
+        SessionRow(owner: "visitor:a", revision: 3, state: Data("garbled".utf8)), id: "s1")
       try await storage.saveSession(
-        SavedSession(owner: "visitor:b", revision: 1, state: Data("{}".utf8)), id: "s2")
+        SessionRow(owner: "visitor:b", revision: 1, state: Data("{}".utf8)), id: "s2")
       try await storage.quarantineSession(id: "s1", reason: "not JSON")
       try await storage.quarantineSession(id: "never saved", reason: "nothing")
       #expect(try await storage.savedSession(id: "s1") == nil)
@@ -109,7 +109,7 @@ struct StorageContractTests {
     try await backend.withStorage { open in
       let storage = try await open()
       let id = "0123456789abcdef0123456789abcdef"
-      let saved = SavedSession(owner: "visitor:a", revision: 1, state: Data("{}".utf8))
+      let saved = SessionRow(owner: "visitor:a", revision: 1, state: Data("{}".utf8))
       try await storage.saveSession(saved, id: id)
       // SHA-256 of the id's UTF-8, in hexadecimal (as `printf %s ID | sha256sum` prints it).
       let key = "3eb1bd439947eb762998e566ccc2e099c791118b2f40579cc4f7da2b5061b7f9"
@@ -127,15 +127,15 @@ struct StorageContractTests {
     try await backend.withStorage { open in
       let storage = try await open()
       #expect(try await storage.savedSession(id: "s1") == nil)
-      let first = SavedSession(owner: "visitor:a", revision: 3, state: Data("{\"n\":3}".utf8))
+      let first = SessionRow(owner: "visitor:a", revision: 3, state: Data("{\"n\":3}".utf8))
       try await storage.saveSession(first, id: "s1")
       try await storage.saveSession(
-        SavedSession(owner: "visitor:a", revision: 2, state: Data("old".utf8)), id: "s1")
+        SessionRow(owner: "visitor:a", revision: 2, state: Data("old".utf8)), id: "s1")
       #expect(try await open().savedSession(id: "s1") == first)
-      let newer = SavedSession(owner: "visitor:a", revision: 4, state: Data([0, 255, 10]))
+      let newer = SessionRow(owner: "visitor:a", revision: 4, state: Data([0, 255, 10]))
       try await storage.saveSession(newer, id: "s1")
       try await storage.saveSession(
-        SavedSession(owner: "visitor:b", revision: 1, state: Data()), id: "s2")
+        SessionRow(owner: "visitor:b", revision: 1, state: Data()), id: "s2")
       #expect(try await open().savedSession(id: "s1") == newer)
       try await storage.deleteSession(id: "s1")
       try await storage.deleteSession(id: "never saved")
@@ -148,13 +148,13 @@ struct StorageContractTests {
   func sessionsSavedTogetherAreEachKeptUnlessANewerRevisionIs(_ backend: Backend) async throws {
     try await backend.withStorage { open in
       let storage = try await open()
-      let kept = SavedSession(owner: "visitor:a", revision: 5, state: Data("a5".utf8))
+      let kept = SessionRow(owner: "visitor:a", revision: 5, state: Data("a5".utf8))
       try await storage.saveSession(kept, id: "a")
       try await storage.saveSessions([])
       let batch = [
-        (id: "c", session: SavedSession(owner: "visitor:c", revision: 1, state: Data("c1".utf8))),
-        (id: "a", session: SavedSession(owner: "visitor:a", revision: 4, state: Data("a4".utf8))),
-        (id: "b", session: SavedSession(owner: "visitor:b", revision: 2, state: Data("b2".utf8))),
+        (id: "c", session: SessionRow(owner: "visitor:c", revision: 1, state: Data("c1".utf8))),
+        (id: "a", session: SessionRow(owner: "visitor:a", revision: 4, state: Data("a4".utf8))),
+        (id: "b", session: SessionRow(owner: "visitor:b", revision: 2, state: Data("b2".utf8))),
       ]
       try await storage.saveSessions(batch)
       let reopened = try await open()
@@ -170,7 +170,7 @@ struct StorageContractTests {
       let storage = try await open()
       for id in ["a", "b"] {
         try await storage.saveSession(
-          SavedSession(owner: "visitor:x", revision: 1, state: Data(id.utf8)), id: id)
+          SessionRow(owner: "visitor:x", revision: 1, state: Data(id.utf8)), id: id)
       }
       #expect(
         try await storage.deleteSessions(savedBefore: Date(timeIntervalSinceNow: -3_600)) == 0)
@@ -186,11 +186,11 @@ struct StorageContractTests {
   func onlyTheCopyThatHoldsASessionMaySaveIt(_ backend: Backend) async throws {
     try await backend.withStorage { open in
       let storage = try await open()
-      let first = SavedSession(owner: "visitor:a", revision: 3, state: Data("3".utf8), holder: "b")
+      let first = SessionRow(owner: "visitor:a", revision: 3, state: Data("3".utf8), holder: "b")
       #expect(try await storage.saveSession(first, id: "s"), "a new session is inserted")
       // Copy "b" saves again: the same holder, a newer revision (and the same one, as a retry
       // whose acknowledgement was lost does).
-      let fourth = SavedSession(owner: "visitor:a", revision: 4, state: Data("4".utf8), holder: "b")
+      let fourth = SessionRow(owner: "visitor:a", revision: 4, state: Data("4".utf8), holder: "b")
       #expect(try await storage.saveSession(fourth, id: "s"))
       #expect(try await storage.saveSession(fourth, id: "s"))
       // Another visitor cannot claim it; nothing changes.
@@ -200,21 +200,21 @@ struct StorageContractTests {
       // Copy "a" (another instance) takes it over: it reads revision 4 and holds the session.
       let claimed = try await storage.claimSession(id: "s", owner: "visitor:a", holder: "a")
       #expect(
-        claimed == SavedSession(owner: "visitor:a", revision: 4, state: fourth.state, holder: "a"))
+        claimed == SessionRow(owner: "visitor:a", revision: 4, state: fourth.state, holder: "a"))
       // The stale copy "b" is refused, even with a higher revision than anything saved…
-      let stale = SavedSession(owner: "visitor:a", revision: 9, state: Data("9".utf8), holder: "b")
+      let stale = SessionRow(owner: "visitor:a", revision: 9, state: Data("9".utf8), holder: "b")
       #expect(try await storage.saveSession(stale, id: "s") == false)
       // …in a batch too, where the other sessions are written.
-      let other = SavedSession(owner: "visitor:c", revision: 1, state: Data("c".utf8), holder: "c")
+      let other = SessionRow(owner: "visitor:c", revision: 1, state: Data("c".utf8), holder: "c")
       #expect(
         try await storage.saveSessions([(id: "s", session: stale), (id: "t", session: other)])
           == ["s"])
       #expect(try await storage.savedSession(id: "t") == other)
       // The new holder's saves are kept, from the revision it resumed at.
-      let fifth = SavedSession(owner: "visitor:a", revision: 5, state: Data("5".utf8), holder: "a")
+      let fifth = SessionRow(owner: "visitor:a", revision: 5, state: Data("5".utf8), holder: "a")
       #expect(try await storage.saveSession(fifth, id: "s"))
       // An older revision of the holder itself is not written either.
-      let older = SavedSession(owner: "visitor:a", revision: 2, state: Data("2".utf8), holder: "a")
+      let older = SessionRow(owner: "visitor:a", revision: 2, state: Data("2".utf8), holder: "a")
       #expect(try await storage.saveSession(older, id: "s") == false)
       #expect(try await open().savedSession(id: "s") == fifth)
       // The stale copy cannot delete it; its holder can.

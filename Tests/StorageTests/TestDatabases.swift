@@ -57,7 +57,7 @@ enum TestPostgres {
   }
 }
 
-/// The two implementations of `AppStorage`, each test running on both (PostgreSQL when a server
+/// The two implementations of `Storage`, each test running on both (PostgreSQL when a server
 /// is available).
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
   case sqlite, postgres
@@ -69,7 +69,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
   /// Runs `body` with a function that opens the same, initially empty, database again each
   /// time it is called (a restart).
   func withStorage(
-    _ body: (_ open: @Sendable () async throws -> any AppStorage) async throws -> Void
+    _ body: (_ open: @Sendable () async throws -> any Storage) async throws -> Void
   ) async throws {
     switch self {
     case .sqlite:
@@ -97,7 +97,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
   }
 
   /// The migrations a fresh database has, oldest first.
-  func appliedMigrations(_ storage: any AppStorage) async throws -> [String] {
+  func appliedMigrations(_ storage: any Storage) async throws -> [String] {
     switch storage {
     case let storage as SQLiteStorage: try await storage.appliedMigrations()
     case let storage as PostgresStorage: try await storage.appliedMigrations()

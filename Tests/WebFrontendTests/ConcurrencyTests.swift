@@ -22,10 +22,10 @@ struct ConcurrencyTests {
   /// and what is saved last for each session is its final state.
   @Test(arguments: [false, true])
   func everyActionOfEverySessionCountsExactlyOnce(archived: Bool) async throws {
-    let archive = SessionArchive.inMemory()
+    let savedSessions = SavedSessions.inMemory()
     let registry = SessionRegistry(
       app: .app, configuration: .init(maximumSessionCount: Self.sessionCount), logger: quietLogger,
-      archive: archived ? archive : nil
+      savedSessions: archived ? savedSessions : nil
     ) {
       $0.uuid = .incrementing
       $0.continuousClock = TestClock()
@@ -75,9 +75,9 @@ struct ConcurrencyTests {
         #expect(final.state.counters.map(\.count) == [Self.incrementsPerSession])
         guard archived else { continue }
         let sessionID = try #require(SessionID(id))
-        let saved = try #require(try await archive.load(sessionID))
+        let saved = try #require(try await savedSessions.load(sessionID))
         #expect(saved.revision == final.revision)
-        let snapshot = try JSONDecoder().decode(AppFeature.Snapshot.self, from: saved.state)
+        let snapshot = try JSONDecoder().decode(AppFeature.KeptState.self, from: saved.state)
         #expect(snapshot.counters.map(\.count) == [Self.incrementsPerSession])
       }
     }

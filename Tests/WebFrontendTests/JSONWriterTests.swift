@@ -50,7 +50,7 @@ struct JSONWriterTests {
     try expectSameContent(SettingsPage.view(of: state.settings))
     try expectSameContent(EpisodesPage.view(of: state.episodes))
     try expectSameContent(TabsPage.view(of: state))
-    try expectSameContent(state.snapshot)
+    try expectSameContent(state.kept)
   }
 
   @Test func numbersOptionalsAndNestingEncodeAsJSONEncoderDoes() throws {

@@ -19,11 +19,11 @@ import Testing
 /// go through the registry's operations in the order a route calls them.
 struct OneCopyTests {
   /// An instance: a registry over the shared archive, with its own counter ids.
-  static func instance(_ archive: SessionArchive, seed: Int) -> SessionRegistry {
+  static func instance(_ savedSessions: SavedSessions, seed: Int) -> SessionRegistry {
     let uuid = countingUUIDs(from: seed)
     return SessionRegistry(
-      app: .app, configuration: .init(archiveTimeout: .seconds(30)), logger: quietLogger,
-      archive: archive,
+      app: .app, configuration: .init(saveTimeout: .seconds(30)), logger: quietLogger,
+      savedSessions: savedSessions,
       dependencies: {
         $0.uuid = uuid
         $0.favoriteClient = .inMemory()
@@ -57,8 +57,8 @@ struct OneCopyTests {
   }
 
   @Test func aCopyLeftBehindNeverAcknowledgesAfterTheSessionMovedAndCameBack() async throws {
-    let archive = SessionArchive.inMemory()
-    let (a, b) = (Self.instance(archive, seed: 0), Self.instance(archive, seed: 100))
+    let savedSessions = SavedSessions.inMemory()
+    let (a, b) = (Self.instance(savedSessions, seed: 0), Self.instance(savedSessions, seed: 100))
     let visitor = VisitorID()
     let (id, first) = try await a.create(for: visitor)
     let counter = try Self.firstCounter(first).id
@@ -80,13 +80,13 @@ struct OneCopyTests {
     #expect(try Self.firstCounter(await Self.read(id, visitor: visitor, on: b)).count == 4)
     // And a, which b took over again by that read, finds its copy stale on its next read.
     #expect(try Self.firstCounter(await Self.read(id, visitor: visitor, on: a)).count == 4)
-    #expect(try await archive.load(id)?.revision == back.revision)
+    #expect(try await savedSessions.load(id)?.revision == back.revision)
   }
 
   @Test func aStaleCopyThatExpiresDoesNotDeleteWhatTheNewCopySaved() async throws {
-    let archive = SessionArchive.inMemory()
+    let savedSessions = SavedSessions.inMemory()
     let clock = ContinuousClock.now
-    let (a, b) = (Self.instance(archive, seed: 0), Self.instance(archive, seed: 100))
+    let (a, b) = (Self.instance(savedSessions, seed: 0), Self.instance(savedSessions, seed: 100))
     let visitor = VisitorID()
     let (id, first) = try await a.create(for: visitor, now: clock)
     let counter = try Self.firstCounter(first).id
@@ -96,7 +96,7 @@ struct OneCopyTests {
     #expect(a.expireIdleSessions(now: clock.advanced(by: .seconds(3_600))) == 1)
     try await waitUntil { a.count == 0 }
     try await Task.sleep(for: .milliseconds(50))
-    #expect(try await archive.load(id)?.holder == b.holder(of: id))
+    #expect(try await savedSessions.load(id)?.holder == b.holder(of: id))
     #expect(try Self.firstCounter(await Self.read(id, visitor: visitor, on: b)).count == 2)
   }
 
@@ -128,19 +128,19 @@ struct OneCopyTests {
   }
 
   /// A shared archive with outages and, for the control run, the old rule.
-  final class FaultyArchive: Sendable {
-    let stored = SessionArchive.inMemory()
+  final class FaultySavedSessions: Sendable {
+    let stored = SavedSessions.inMemory()
     let isDown = Atomic<Bool>(false)
     let lastWriteWins: Bool
     /// The old rule's rows: a revision newer than the saved one wins, whoever wrote it.
-    let unfenced = Mutex<[SessionID: SessionArchive.SavedSession]>([:])
+    let unfenced = Mutex<[SessionID: SavedSessions.SavedSession]>([:])
 
     init(lastWriteWins: Bool) { self.lastWriteWins = lastWriteWins }
 
     struct Down: Error {}
 
-    var archive: SessionArchive {
-      SessionArchive(
+    var savedSessions: SavedSessions {
+      SavedSessions(
         load: { [self] id in
           if isDown.load(ordering: .relaxed) { throw Down() }
           return lastWriteWins ? unfenced.withLock { $0[id] } : try await stored.load(id)
@@ -208,11 +208,11 @@ struct OneCopyTests {
   }
 
   static func runSchedule(seed: UInt64, lastWriteWins: Bool) async throws -> Outcome {
-    let faulty = FaultyArchive(lastWriteWins: lastWriteWins)
-    let archive = faulty.archive
+    let faulty = FaultySavedSessions(lastWriteWins: lastWriteWins)
+    let savedSessions = faulty.savedSessions
     let instanceCount = 2
     let instances = LockIsolated<[SessionRegistry]>(
-      (0..<instanceCount).map { Self.instance(archive, seed: $0 * 1_000) })
+      (0..<instanceCount).map { Self.instance(savedSessions, seed: $0 * 1_000) })
     let generations = LockIsolated(instanceCount)
     @Sendable func instance(_ index: Int) -> SessionRegistry { instances.value[index] }
 
@@ -309,7 +309,7 @@ struct OneCopyTests {
               return generation
             }
             let old = instances.withValue { instances in
-              defer { instances[victim] = Self.instance(archive, seed: next * 1_000) }
+              defer { instances[victim] = Self.instance(savedSessions, seed: next * 1_000) }
               return instances[victim]
             }
             old.endAll()

@@ -117,8 +117,10 @@ struct RouteTableTests {
     let app = WebApp(
       Tally(), title: "Tally", initialState: { Tally.State() }, api: api, start: .started,
       kept: \.count, restore: { .restored($0) })
-    let archive = SessionArchive.inMemory()
-    let registry = SessionRegistry(app: app, logger: quietLogger, archive: archive) { _ in }
+    let savedSessions = SavedSessions.inMemory()
+    let registry = SessionRegistry(app: app, logger: quietLogger, savedSessions: savedSessions) {
+      _ in
+    }
     try await makeApplication(registry).test(.router) { client in
       let actions = String(buffer: try await client.call(.get, "/api/actions").body)
       #expect(actions.contains(#""tally.add""#) && !actions.contains("counter.add"))
@@ -149,7 +151,7 @@ struct RouteTableTests {
       #expect(added.status == .ok)
       #expect(String(buffer: added.body).contains(#""tally":{"count":1,"starts":1}"#))
       let sessionID = try #require(SessionID(id))
-      let saved = try #require(try await archive.load(sessionID))
+      let saved = try #require(try await savedSessions.load(sessionID))
       #expect(String(decoding: saved.state, as: UTF8.self) == "1")
 
       // A root that is not recorded has no baseline: its sessions sleep with the state whole.
@@ -163,7 +165,9 @@ struct RouteTableTests {
       #expect(registry.asleepWithWholeStateCount == 0)
 
       // Another server of the same root resumes it from the archive: restored, then started.
-      let resumed = SessionRegistry(app: app, logger: quietLogger, archive: archive) { _ in }
+      let resumed = SessionRegistry(app: app, logger: quietLogger, savedSessions: savedSessions) {
+        _ in
+      }
       try await makeApplication(resumed).test(.router) { other in
         let state = try await other.call(
           .get, "/api/session/state",

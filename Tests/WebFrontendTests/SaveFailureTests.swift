@@ -18,8 +18,8 @@ import WebSessions
 struct SaveFailureTests {
   /// An in-memory archive whose writes fail while `isFailing` is set, as a full disk or an
   /// unreachable database does.
-  final class FailingArchive: Sendable {
-    let stored = SessionArchive.inMemory()
+  final class FailingSavedSessions: Sendable {
+    let stored = SavedSessions.inMemory()
     let isFailing = Mutex(false)
     let attempts = Mutex(0)
     /// Reads fail (an unreachable database), or never answer (a database that hangs).
@@ -34,8 +34,8 @@ struct SaveFailureTests {
       var errorDescription: String? { "connection refused (127.0.0.1:5432)" }
     }
 
-    var archive: SessionArchive {
-      SessionArchive(
+    var savedSessions: SavedSessions {
+      SavedSessions(
         load: { [self] id in
           if readsFail.withLock({ $0 }) { throw Unreachable() }
           if readsHang.withLock({ $0 }) { try await Task.sleep(for: .seconds(3_600)) }
@@ -77,7 +77,7 @@ struct SaveFailureTests {
 
   /// A new session whose first state is saved, then the storage refusing writes.
   func sessionSavedThenFailing(
-    _ storage: FailingArchive, _ client: some TestClientProtocol
+    _ storage: FailingSavedSessions, _ client: some TestClientProtocol
   ) async throws -> String {
     let id = try await client.createSession().id
     try await waitUntil { (try? await storage.savedCount(of: id)) == 0 }
@@ -90,13 +90,13 @@ struct SaveFailureTests {
     try await client.post(#"{"type": "counter.increment", "id": "\#(firstCounter)"}"#, to: id)
   }
 
-  func makeRegistry(_ archive: SessionArchive) -> SessionRegistry {
+  func makeRegistry(_ savedSessions: SavedSessions) -> SessionRegistry {
     SessionRegistry(
       app: .app,
       configuration: .init(
-        archiveTimeout: .seconds(30), storageProbeInterval: .zero,
+        saveTimeout: .seconds(30), storageProbeInterval: .zero,
         storageProbeTimeout: .milliseconds(200)),
-      logger: quietLogger, archive: archive,
+      logger: quietLogger, savedSessions: savedSessions,
       dependencies: {
         $0.uuid = .incrementing
         $0.continuousClock = TestClock()
@@ -106,8 +106,8 @@ struct SaveFailureTests {
   }
 
   @Test func aRefusedWriteIsNotAcknowledgedAndIsSavedOnceTheStorageTakesWrites() async throws {
-    let storage = FailingArchive()
-    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+    let storage = FailingSavedSessions()
+    try await makeApplication(makeRegistry(storage.savedSessions)).test(.router) { client in
       let id = try await sessionSavedThenFailing(storage, client)
 
       // The change happens in the session, but the answer does not claim it is kept.
@@ -148,8 +148,8 @@ struct SaveFailureTests {
   }
 
   @Test func theNewestStateWinsOverTheOneThatFailed() async throws {
-    let storage = FailingArchive()
-    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+    let storage = FailingSavedSessions()
+    try await makeApplication(makeRegistry(storage.savedSessions)).test(.router) { client in
       let id = try await sessionSavedThenFailing(storage, client)
       for _ in 1...3 {
         let answer = try await increment(id, client)
@@ -161,8 +161,8 @@ struct SaveFailureTests {
   }
 
   @Test func aSessionEndedByItsVisitorIsNotWrittenAgain() async throws {
-    let storage = FailingArchive()
-    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+    let storage = FailingSavedSessions()
+    try await makeApplication(makeRegistry(storage.savedSessions)).test(.router) { client in
       let id = try await sessionSavedThenFailing(storage, client)
       _ = try await increment(id, client)
       #expect(try await client.call(.delete, "/api/session", session: id).status == .noContent)
@@ -183,8 +183,8 @@ struct SaveFailureTests {
   /// An instance with nothing to save learns of an outage from readiness alone: it probes its
   /// storage, reports a read that fails or does not answer, and recovers by itself.
   @Test func readinessFailsWhileTheStorageDoesNotAnswerEvenWithNothingToSave() async throws {
-    let storage = FailingArchive()
-    try await makeApplication(makeRegistry(storage.archive)).test(.router) { client in
+    let storage = FailingSavedSessions()
+    try await makeApplication(makeRegistry(storage.savedSessions)).test(.router) { client in
       #expect(try await client.call(.get, "/readyz").status == .ok)
 
       storage.readsFail.withLock { $0 = true }
@@ -211,8 +211,8 @@ struct SaveFailureTests {
   /// The page learns on its event stream when what it was told was "not saved" is saved after
   /// all, so that it can take its message away.
   @Test func theEventStreamSaysWhenRefusedChangesAreSavedAfterAll() async throws {
-    let storage = FailingArchive()
-    try await makeApplication(makeRegistry(storage.archive)).test(.ahc(.http)) { client in
+    let storage = FailingSavedSessions()
+    try await makeApplication(makeRegistry(storage.savedSessions)).test(.ahc(.http)) { client in
       let id = try await sessionSavedThenFailing(storage, client)
       let port = try #require(client.port)
       let stream = try RawHTTP.Connection(port: port)

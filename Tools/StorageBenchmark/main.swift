@@ -98,13 +98,13 @@ let settings = StoredSettings(
 
 print("storage-bench: \(iterations) calls per case, one at a time unless said otherwise")
 print("case                                   where     p50 µs    p99 µs   mean µs     calls/s")
-let snapshot = AppFeature.Snapshot(
+let snapshot = AppFeature.KeptState(
   counters: (0..<3).map { Counter.State(id: UUID(), count: $0 * 7, isTimerOn: $0 == 1) },
   selectedTab: .counters)
 let snapshotJSON = try JSONEncoder().encode(snapshot)
 let restoredCount = 10_000
 
-var storages: [(String, any AppStorage)] = [
+var storages: [(String, any Storage)] = [
   ("file", try SQLiteStorage(path: folder.appending(path: "bench.sqlite").path)),
   ("memory", try SQLiteStorage(inMemory: ())),
 ]
@@ -155,12 +155,12 @@ for (label, storage) in storages {
     "session save (\(snapshotJSON.count)-byte snapshot)",
     try await measure(iterations) { index in
       try await storage.saveSession(
-        SavedSession(owner: "visitor:bench", revision: index + 1, state: snapshotJSON),
+        SessionRow(owner: "visitor:bench", revision: index + 1, state: snapshotJSON),
         id: "bench-\(run)-\(label)")
     })
   for index in 0..<restoredCount {
     try await storage.saveSession(
-      SavedSession(owner: "visitor:\(index)", revision: 1, state: snapshotJSON),
+      SessionRow(owner: "visitor:\(index)", revision: 1, state: snapshotJSON),
       id: "restore-\(run)-\(index)")
   }
   let clock = ContinuousClock()
@@ -172,7 +172,7 @@ for (label, storage) in storages {
           guard let saved = try await storage.savedSession(id: "restore-\(run)-\(index)") else {
             fatalError("session \(index) was not saved")
           }
-          _ = try JSONDecoder().decode(AppFeature.Snapshot.self, from: saved.state)
+          _ = try JSONDecoder().decode(AppFeature.KeptState.self, from: saved.state)
         }
       }
     }

@@ -60,7 +60,7 @@ struct PreviewServer: AsyncParsableCommand {
     try await WebServer(
       app: app, configuration: .init(host: host, port: port),
       logger: Logger(label: "preview-server"), metrics: ServerMetrics(page: app.page),
-      archive: .inMemory()
+      savedSessions: .inMemory()
     ) {
       // Made for each session: its favorites and settings live as long as it does.
       $0.weatherClient = .offline()

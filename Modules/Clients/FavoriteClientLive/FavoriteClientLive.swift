@@ -7,7 +7,7 @@ extension FavoriteClient {
   ///
   /// A save is stored before it is acknowledged; when the storage fails, the save throws its
   /// ``StorageError``, whose message is what the favorite button's alert shows.
-  public static func live(storage: any AppStorage, owner: String) -> Self {
+  public static func live(storage: any Storage, owner: String) -> Self {
     Self(
       favorites: { try await storage.favorites(owner: owner) },
       favorite: { episode, isFavorite in

@@ -4,7 +4,7 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// ``AppStorage`` in a PostgreSQL database, through postgres-nio: what several `app-server`
+/// ``Storage`` in a PostgreSQL database, through postgres-nio: what several `app-server`
 /// instances share when one machine is not enough.
 ///
 /// - A pool of connections (``maximumConnections``), opened when needed and closed when idle.
@@ -22,7 +22,7 @@ import Synchronization
 /// let storage = try await PostgresStorage.open(url: "postgres://app@127.0.0.1/app")
 /// defer { Task { await storage.close() } }
 /// ```
-public final class PostgresStorage: AppStorage {
+public final class PostgresStorage: Storage {
   /// The database, without the password.
   public let url: PostgresURL
   /// The longest an operation may take, waiting for a connection included.
@@ -166,7 +166,7 @@ public final class PostgresStorage: AppStorage {
     (
       "5 session holder",
       [
-        // Which running copy of a session may save it (AppStorage.claimSession).
+        // Which running copy of a session may save it (Storage.claimSession).
         "ALTER TABLE session ADD COLUMN holder text NOT NULL DEFAULT ''"
       ]
     ),
@@ -217,7 +217,7 @@ public final class PostgresStorage: AppStorage {
     }
   }
 
-  // MARK: AppStorage
+  // MARK: Storage
 
   public func favorites(owner: String) async throws -> Set<UUID> {
     try await read { client, logger in
@@ -268,20 +268,20 @@ public final class PostgresStorage: AppStorage {
     }
   }
 
-  public func savedSession(id: String) async throws -> SavedSession? {
+  public func savedSession(id: String) async throws -> SessionRow? {
     try await read { client, logger in
       for try await (owner, revision, state, holder) in try await client.query(
         "SELECT owner, revision, state, holder FROM session WHERE id = \(SessionKey.of(id))",
         logger: logger
       ).decode((String, Int, Data, String).self) {
-        return SavedSession(owner: owner, revision: revision, state: state, holder: holder)
+        return SessionRow(owner: owner, revision: revision, state: state, holder: holder)
       }
       return nil
     }
   }
 
   public func claimSession(id: String, owner: String, holder: String) async throws
-    -> SavedSession?
+    -> SessionRow?
   {
     // One statement: the row is read and taken over atomically, in one round trip.
     try await writing { client, logger in
@@ -293,14 +293,14 @@ public final class PostgresStorage: AppStorage {
         """,
         logger: logger
       ).decode((String, Int, Data, String).self) {
-        return SavedSession(owner: owner, revision: revision, state: state, holder: holder)
+        return SessionRow(owner: owner, revision: revision, state: state, holder: holder)
       }
       return nil
     }
   }
 
   @discardableResult
-  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws
+  public func saveSessions(_ sessions: [(id: String, session: SessionRow)]) async throws
     -> Set<String>
   {
     // One session: one statement, applied atomically in one round trip. Several: one
@@ -326,7 +326,7 @@ public final class PostgresStorage: AppStorage {
     }
   }
 
-  private static func saving(_ session: SavedSession, id: String) throws -> PostgresQuery {
+  private static func saving(_ session: SessionRow, id: String) throws -> PostgresQuery {
     try """
     INSERT INTO session (id, owner, revision, state, holder)
     VALUES (\(SessionKey.of(id)), \(session.owner), \(session.revision), \(session.state),

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 
-/// ``AppStorage`` in an SQLite file (or in memory), through GRDB: nothing to install.
+/// ``Storage`` in an SQLite file (or in memory), through GRDB: nothing to install.
 ///
 /// A file is opened in WAL mode (readers never wait for the writer; several processes may share
 /// the file, a busy writer is waited for up to ``busyTimeout``), its schema brought up to date by
 /// versioned migrations (``migrator``) before the first access.
-public final class SQLiteStorage: AppStorage {
+public final class SQLiteStorage: Storage {
   /// The file, or `:memory:`.
   public let path: String
   private let writer: any DatabaseWriter
@@ -129,7 +129,7 @@ public final class SQLiteStorage: AppStorage {
           """)
     }
     migrator.registerMigration("5 session holder") { db in
-      // Which running copy of a session may save it (AppStorage.claimSession).
+      // Which running copy of a session may save it (Storage.claimSession).
       try db.execute(sql: "ALTER TABLE session ADD COLUMN holder TEXT NOT NULL DEFAULT ''")
     }
     return migrator
@@ -186,7 +186,7 @@ public final class SQLiteStorage: AppStorage {
     }
   }
 
-  public func savedSession(id: String) async throws -> SavedSession? {
+  public func savedSession(id: String) async throws -> SessionRow? {
     try await access { db in
       try Row.fetchOne(
         db, sql: "SELECT owner, revision, state, holder FROM session WHERE id = ?",
@@ -196,7 +196,7 @@ public final class SQLiteStorage: AppStorage {
   }
 
   public func claimSession(id: String, owner: String, holder: String) async throws
-    -> SavedSession?
+    -> SessionRow?
   {
     try await access(writing: true) { db in
       try Row.fetchOne(
@@ -210,13 +210,13 @@ public final class SQLiteStorage: AppStorage {
     }
   }
 
-  private static func savedSession(_ row: Row) -> SavedSession {
-    SavedSession(
+  private static func savedSession(_ row: Row) -> SessionRow {
+    SessionRow(
       owner: row["owner"], revision: row["revision"], state: row["state"], holder: row["holder"])
   }
 
   @discardableResult
-  public func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws
+  public func saveSessions(_ sessions: [(id: String, session: SessionRow)]) async throws
     -> Set<String>
   {
     guard !sessions.isEmpty else { return [] }

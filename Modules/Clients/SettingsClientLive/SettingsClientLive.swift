@@ -6,7 +6,7 @@ extension SettingsClient {
   ///
   /// A value stored with a name this version does not know is ignored, and one this version
   /// knows but finds missing or malformed is nil: the form keeps its default.
-  public static func live(storage: any AppStorage, owner: String) -> Self {
+  public static func live(storage: any Storage, owner: String) -> Self {
     Self(
       load: { StoredSettings(values: try await storage.settings(owner: owner)) },
       save: { settings in

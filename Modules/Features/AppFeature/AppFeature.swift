@@ -58,9 +58,9 @@ public struct AppFeature: Sendable {
       self.search.temperatureUnit = settings.temperatureUnit
     }
 
-    /// What of this state a server keeps to restore the app after a restart (``Snapshot``).
-    public var snapshot: Snapshot {
-      Snapshot(counters: Array(counterList.counters), selectedTab: selectedTab)
+    /// What of this state a server keeps to restore the app after a restart (``KeptState``).
+    public var kept: KeptState {
+      KeptState(counters: Array(counterList.counters), selectedTab: selectedTab)
     }
 
     /// The line at the top of every screen.
@@ -74,7 +74,7 @@ public struct AppFeature: Sendable {
   /// facts and whether their timer runs) and the selected tab. Settings and favorites are not in
   /// it: their clients keep them as they change. Requests in flight are not either: they are
   /// simply gone (``Action/restore(_:)``).
-  public struct Snapshot: Codable, Equatable, Sendable {
+  public struct KeptState: Codable, Equatable, Sendable {
     public var counters: [Counter.State]
     public var selectedTab: Tab
 
@@ -101,10 +101,10 @@ public struct AppFeature: Sendable {
     case settings(Settings.Action)
     case episodes(Episodes.Action)
     // END GENERATED actions
-    /// Puts back what a ``Snapshot`` kept: a front end that resumes a saved app sends it first,
+    /// Puts back what a ``KeptState`` kept: a front end that resumes a saved app sends it first,
     /// then ``task`` (which loads what the clients kept). Requests that were in flight are
     /// forgotten; timers that were running run again.
-    case restore(Snapshot)
+    case restore(KeptState)
     case tabSelected(Tab)
     /// Loads what was kept (favorites, settings); the front end sends it once, when the app
     /// starts.
@@ -125,9 +125,9 @@ public struct AppFeature: Sendable {
       // END GENERATED scopes
       Reduce { state, action in
         switch action {
-        case .restore(let snapshot):
-          let timers = state.counterList.restore(snapshot.counters)
-          state.selectedTab = snapshot.selectedTab
+        case .restore(let kept):
+          let timers = state.counterList.restore(kept.counters)
+          state.selectedTab = kept.selectedTab
           return CounterList.restartTimers(timers).map(Action.counterList)
 
         case .tabSelected(let tab):

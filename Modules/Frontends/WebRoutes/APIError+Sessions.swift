@@ -40,7 +40,7 @@ extension APIError {
       self.init(
         .serviceUnavailable,
         resumable ? "the server is shutting down; try again" : "the server is shutting down")
-    case .archiveUnavailable:
+    case .savedSessionsUnavailable:
       self.init(
         .serviceUnavailable, "saved sessions cannot be read right now; try again",
         headers: [.retryAfter: "5"])

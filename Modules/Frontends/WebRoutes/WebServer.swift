@@ -68,7 +68,7 @@ public struct WebServer: Sendable {
   package let metrics: ServerMetrics
   package let dependencies: DependencyOverrides
   package let visitorData: SessionRegistry.VisitorData?
-  package let archive: SessionArchive?
+  package let savedSessions: SavedSessions?
 
   /// Creates a server.
   ///
@@ -86,7 +86,7 @@ public struct WebServer: Sendable {
     logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
     visitorData: SessionRegistry.VisitorData? = nil,
-    archive: SessionArchive? = nil,
+    savedSessions: SavedSessions? = nil,
     dependencies: @escaping DependencyOverrides
   ) {
     self.app = app
@@ -94,7 +94,7 @@ public struct WebServer: Sendable {
     self.logger = logger
     self.metrics = metrics
     self.visitorData = visitorData
-    self.archive = archive
+    self.savedSessions = savedSessions
     self.dependencies = dependencies
   }
 
@@ -141,7 +141,7 @@ public struct WebServer: Sendable {
     try await ListenAddress.check(host: configuration.host, port: configuration.port)
     let registry = SessionRegistry(
       app: app, configuration: configuration.sessions, logger: logger,
-      visitorData: visitorData, archive: archive, dependencies: dependencies)
+      visitorData: visitorData, savedSessions: savedSessions, dependencies: dependencies)
     let host = configuration.host
     let app = Self.application(
       registry: registry, configuration: configuration, logger: logger, metrics: metrics,

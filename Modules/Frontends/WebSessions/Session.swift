@@ -48,7 +48,7 @@ package final class Session: Sendable {
     /// The revision before the first snapshot (0, or the saved revision of a resumed session),
     /// and the revision of the state kept asleep.
     var baseRevision: Int
-    var archiving: Archiving?
+    var saving: Saving?
   }
 
   private enum Sleep {
@@ -64,11 +64,11 @@ package final class Session: Sendable {
   }
 
   /// What the session saves to its archive, and who waits for it.
-  private struct Archiving {
-    let archive: SessionArchive
+  private struct Saving {
+    let savedSessions: SavedSessions
     let visitor: VisitorID
     /// The last part of the state handed to the archive, with its revision.
-    var last: KeptState?
+    var last: AnyKeptState?
     var requestedRevision: Int
     var savedRevision: Int
     /// Whether a write failed since every state was last saved: the page then heard "not
@@ -104,13 +104,13 @@ package final class Session: Sendable {
   /// How the session begins: new, or resumed from what its archive saved.
   package enum Beginning {
     case new
-    case resumed(revision: Int, SavedState)
+    case resumed(revision: Int, AnyResumedState)
   }
 
   private let beginning: Beginning
   /// This copy of the session, among every copy that ever ran (created, or resumed here or on
   /// another instance): the snapshots' generation, and the holder its saves carry
-  /// (``SessionArchive/SavedSession/holder``). Twelve letters and digits: kept inline, no
+  /// (``SavedSessions/SavedSession/holder``). Twelve letters and digits: kept inline, no
   /// allocation.
   package let generation: String
   private let logger: Logger
@@ -124,7 +124,7 @@ package final class Session: Sendable {
     network: String? = nil,
     now: ContinuousClock.Instant,
     beginning: Beginning = .new,
-    archive: (SessionArchive, VisitorID)? = nil,
+    savedSessions: (SavedSessions, VisitorID)? = nil,
     generation: String = Session.newGeneration(),
     logger: Logger = Logger(label: "web-frontend.sessions"),
     app: WebApp,
@@ -141,16 +141,17 @@ package final class Session: Sendable {
     let driver = app.makeDriver(dependencies)
     var baseRevision = 0
     // A resumed session's saved state is its last one kept: the same state is not written again.
-    var archived: KeptState?
+    var lastSaved: AnyKeptState?
     if case .resumed(let revision, let saved) = beginning {
-      (baseRevision, archived) = (revision, driver.keptState(of: saved))
+      (baseRevision, lastSaved) = (revision, driver.keptState(of: saved))
     }
     self.bookkeeping = Mutex(
       Bookkeeping(
         driver: driver, lastActivity: now, baseRevision: baseRevision,
-        archiving: archive.map { archive, visitor in
-          Archiving(
-            archive: archive, visitor: visitor, last: archived, requestedRevision: baseRevision,
+        saving: savedSessions.map { savedSessions, visitor in
+          Saving(
+            savedSessions: savedSessions, visitor: visitor, last: lastSaved,
+            requestedRevision: baseRevision,
             savedRevision: baseRevision)
         }))
   }
@@ -295,7 +296,7 @@ package final class Session: Sendable {
         state.baseRevision = state.lastSnapshot?.revision ?? state.baseRevision
         state.lastSnapshot = nil
         state.stateJSON = nil
-        state.archiving?.last = nil
+        state.saving?.last = nil
       }
       return .some(state.observation)
     }
@@ -360,11 +361,11 @@ package final class Session: Sendable {
   @discardableResult
   package func compact() -> Bool {
     bookkeeping.withLock { state in
-      guard let json = state.stateJSON, !json.isCompacted || state.archiving?.last != nil else {
+      guard let json = state.stateJSON, !json.isCompacted || state.saving?.last != nil else {
         return false
       }
       state.stateJSON = json.compacted()
-      state.archiving?.last = nil
+      state.saving?.last = nil
       return true
     }
   }
@@ -391,9 +392,9 @@ package final class Session: Sendable {
   ///   acknowledged — a 2xx answer means saved.
   ///
   /// With an archive, the answer waits until the state the action produced is saved (at most
-  /// `archiveTimeout`), so what the visitor sees acknowledged survives a crash.
+  /// `saveTimeout`), so what the visitor sees acknowledged survives a crash.
   package func perform(
-    _ action: UserAction, archiveTimeout: Duration = .seconds(2)
+    _ action: UserAction, saveTimeout: Duration = .seconds(2)
   ) async throws(SessionError) -> Snapshot {
     // The state right after this action, read on the store's actor before another request of
     // the session can send its own.
@@ -401,7 +402,7 @@ package final class Session: Sendable {
       try await driver.apply(action, in: self)
     }
     guard let snapshot = applied else { throw SessionError.unknownSession }
-    switch await waitUntilArchived(timeout: archiveTimeout) {
+    switch await waitUntilSaved(timeout: saveTimeout) {
     case .saved:
       return snapshot
     case .failed(let reason):
@@ -415,40 +416,40 @@ package final class Session: Sendable {
 
   /// Returns once every state handed to the archive so far is saved, a write of one failed, or
   /// after `timeout`; `.saved` at once without an archive.
-  package func waitUntilArchived(timeout: Duration) async -> SaveOutcome {
+  package func waitUntilSaved(timeout: Duration) async -> SaveOutcome {
     let isSaved = bookkeeping.withLock { state -> SaveOutcome? in
-      guard let archiving = state.archiving else { return .saved }
-      if archiving.isSuperseded { return .superseded }
-      return archiving.savedRevision >= archiving.requestedRevision ? .saved : nil
+      guard let saving = state.saving else { return .saved }
+      if saving.isSuperseded { return .superseded }
+      return saving.savedRevision >= saving.requestedRevision ? .saved : nil
     }
     if let isSaved { return isSaved }
     return await withCheckedContinuation {
       (continuation: CheckedContinuation<SaveOutcome, Never>) in
       let waiting = bookkeeping.withLock { state -> (id: Int, timeouts: Timeouts)? in
-        guard var archiving = state.archiving, !archiving.isSuperseded,
-          archiving.savedRevision < archiving.requestedRevision
+        guard var saving = state.saving, !saving.isSuperseded,
+          saving.savedRevision < saving.requestedRevision
         else { return nil }
-        let waiterID = archiving.nextWaiterID
-        archiving.nextWaiterID += 1
-        archiving.waiters[waiterID] = Waiter(
-          revision: archiving.requestedRevision, continuation: continuation)
-        state.archiving = archiving
-        return (waiterID, archiving.archive.writer.timeouts)
+        let waiterID = saving.nextWaiterID
+        saving.nextWaiterID += 1
+        saving.waiters[waiterID] = Waiter(
+          revision: saving.requestedRevision, continuation: continuation)
+        state.saving = saving
+        return (waiterID, saving.savedSessions.writer.timeouts)
       }
       guard let (waiterID, timeouts) = waiting else {
-        let superseded = bookkeeping.withLock { $0.archiving?.isSuperseded ?? false }
+        let superseded = bookkeeping.withLock { $0.saving?.isSuperseded ?? false }
         continuation.resume(returning: superseded ? .superseded : .saved)
         return
       }
       let timeout = timeouts.add(after: timeout) { [weak self] in
         let late = self?.bookkeeping.withLock {
-          $0.archiving?.waiters.removeValue(forKey: waiterID)?.continuation
+          $0.saving?.waiters.removeValue(forKey: waiterID)?.continuation
         }
         late?.resume(returning: .timedOut)
       }
       let isWaiting = bookkeeping.withLock { state in
-        guard state.archiving?.waiters[waiterID] != nil else { return false }
-        state.archiving?.waiters[waiterID]?.timeout = timeout
+        guard state.saving?.waiters[waiterID] != nil else { return false }
+        state.saving?.waiters[waiterID]?.timeout = timeout
         return true
       }
       if !isWaiting { timeouts.remove(timeout) }
@@ -460,7 +461,7 @@ package final class Session: Sendable {
   /// revision; a failed one releases the requests that waited for it (or for an earlier state)
   /// with the failure, while the writer tries again; a refused one releases every request, and
   /// the copy is dropped.
-  private func archiveWritten(revision: Int, outcome: ArchiveWriter.Outcome) {
+  private func stateSaved(revision: Int, outcome: SessionSaver.Outcome) {
     let failure: (any Error)?
     switch outcome {
     case .saved:
@@ -475,21 +476,21 @@ package final class Session: Sendable {
       return
     }
     let (released, timeouts) = bookkeeping.withLock { state -> ([Waiter], Timeouts?) in
-      guard var archiving = state.archiving, !archiving.isSuperseded else { return ([], nil) }
-      defer { state.archiving = archiving }
-      if failure == nil { archiving.savedRevision = max(archiving.savedRevision, revision) }
+      guard var saving = state.saving, !saving.isSuperseded else { return ([], nil) }
+      defer { state.saving = saving }
+      if failure == nil { saving.savedRevision = max(saving.savedRevision, revision) }
       if failure != nil {
-        archiving.hasFailed = true
-      } else if archiving.hasFailed, archiving.savedRevision >= archiving.requestedRevision {
-        archiving.hasFailed = false
+        saving.hasFailed = true
+      } else if saving.hasFailed, saving.savedRevision >= saving.requestedRevision {
+        saving.hasFailed = false
         for subscriber in state.subscribers.values {
-          subscriber.yield(.saved(revision: archiving.savedRevision))
+          subscriber.yield(.saved(revision: saving.savedRevision))
         }
       }
-      let reached = failure == nil ? archiving.savedRevision : revision
-      let done = archiving.waiters.filter { $0.value.revision <= reached }
-      for waiterID in done.keys { archiving.waiters[waiterID] = nil }
-      return (Array(done.values), archiving.archive.writer.timeouts)
+      let reached = failure == nil ? saving.savedRevision : revision
+      let done = saving.waiters.filter { $0.value.revision <= reached }
+      for waiterID in done.keys { saving.waiters[waiterID] = nil }
+      return (Array(done.values), saving.savedSessions.writer.timeouts)
     }
     let outcome: SaveOutcome = failure.map { .failed($0.localizedDescription) } ?? .saved
     for waiter in released {
@@ -502,12 +503,12 @@ package final class Session: Sendable {
   /// waiting for a save with ``SaveOutcome/superseded``, and has the registry drop it. Once.
   private func supersede() {
     let released = bookkeeping.withLock { state -> ([Waiter], Timeouts)? in
-      guard var archiving = state.archiving, !archiving.isSuperseded else { return nil }
-      defer { state.archiving = archiving }
-      archiving.isSuperseded = true
-      let waiters = Array(archiving.waiters.values)
-      archiving.waiters = [:]
-      return (waiters, archiving.archive.writer.timeouts)
+      guard var saving = state.saving, !saving.isSuperseded else { return nil }
+      defer { state.saving = saving }
+      saving.isSuperseded = true
+      let waiters = Array(saving.waiters.values)
+      saving.waiters = [:]
+      return (waiters, saving.savedSessions.writer.timeouts)
     }
     guard let (waiters, timeouts) = released else { return }
     logger.notice(
@@ -522,7 +523,7 @@ package final class Session: Sendable {
 
   /// Whether the storage refused a save of this copy because another copy holds the session.
   package var isSuperseded: Bool {
-    bookkeeping.withLock { $0.archiving?.isSuperseded ?? false }
+    bookkeeping.withLock { $0.saving?.isSuperseded ?? false }
   }
 
   /// Opens an event stream: the current state first, then every change. Finishing the stream's
@@ -588,7 +589,7 @@ package final class Session: Sendable {
   /// When the part of the state the archive keeps changed, it is handed to the archive writer.
   package func publish(
     _ writeJSON: (_ previous: StateJSON?, _ prefix: Data, _ suffix: Data) -> StateJSON?,
-    kept keptState: () -> KeptState
+    kept keptState: () -> AnyKeptState
   ) {
     // Only this method writes `stateJSON` and `lastSnapshot` while a store runs, on the store's
     // actor, one call at a time (``sleep()`` and waking write them when none runs).
@@ -601,32 +602,32 @@ package final class Session: Sendable {
     else { return }
     let snapshot = Snapshot(revision: revision, generation: generation, written: json)
     let handed = bookkeeping.withLock {
-      bookkeeping -> (SessionArchive, ArchiveWriter.Pending)? in
+      bookkeeping -> (SavedSessions, SessionSaver.Pending)? in
       guard bookkeeping.driver != nil else { return nil }
       bookkeeping.stateJSON = json
       bookkeeping.lastSnapshot = snapshot
       for subscriber in bookkeeping.subscribers.values {
         subscriber.yield(.state(snapshot))
       }
-      guard var archiving = bookkeeping.archiving, !archiving.isSuperseded else { return nil }
+      guard var saving = bookkeeping.saving, !saving.isSuperseded else { return nil }
       let kept = keptState()
-      if let last = archiving.last, kept.isSame(as: last) { return nil }
-      defer { bookkeeping.archiving = archiving }
-      archiving.last = kept
-      archiving.requestedRevision = snapshot.revision
+      if let last = saving.last, kept.isSame(as: last) { return nil }
+      defer { bookkeeping.saving = saving }
+      saving.last = kept
+      saving.requestedRevision = snapshot.revision
       return (
-        archiving.archive,
-        ArchiveWriter.Pending(
-          visitor: archiving.visitor, holder: generation, revision: snapshot.revision,
+        saving.savedSessions,
+        SessionSaver.Pending(
+          visitor: saving.visitor, holder: generation, revision: snapshot.revision,
           kept: kept,
           written: { [weak self] revision, outcome in
-            self?.archiveWritten(revision: revision, outcome: outcome)
+            self?.stateSaved(revision: revision, outcome: outcome)
           })
       )
     }
     // Handed over in the order of revisions: this runs on the store's actor.
-    if let (archive, pending) = handed {
-      archive.writer.enqueue(id, pending, save: archive.save)
+    if let (savedSessions, pending) = handed {
+      savedSessions.writer.enqueue(id, pending, save: savedSessions.save)
     }
   }
 }

@@ -21,7 +21,7 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The server is shutting down; `resumable` when another instance can resume the session.
   case shuttingDown(resumable: Bool)
   /// Saved sessions cannot be read right now.
-  case archiveUnavailable
+  case savedSessionsUnavailable
   /// The server holds as many sessions as it may, none of them idle.
   case tooManySessions(limit: Int)
   /// The session has as many event streams open as it may.
@@ -39,7 +39,7 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notSaved(let reason): "not saved: \(reason)"
     case .superseded: "not saved: this session moved to another server meanwhile"
     case .shuttingDown: "the server is shutting down"
-    case .archiveUnavailable: "saved sessions cannot be read right now"
+    case .savedSessionsUnavailable: "saved sessions cannot be read right now"
     case .tooManySessions(let limit): "too many sessions (the limit is \(limit))"
     case .tooManyEventStreams(let limit): "too many event streams (the limit is \(limit))"
     case .recordingOff: "this server does not record sessions"

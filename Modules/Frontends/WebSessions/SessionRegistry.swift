@@ -17,7 +17,7 @@ import WebFrontend
 /// - a session that gets no request for ``Configuration/idleTimeout`` is ended by the next
 ///   ``expireIdleSessions(now:)`` (the server's sweeper calls it periodically) — with an
 ///   archive, its saved state stays, and its visitor's next request resumes it (it is deleted
-///   when the visitor ends the session, or by ``pruneArchive(now:)`` after
+///   when the visitor ends the session, or by ``pruneSavedSessions(now:)`` after
 ///   ``Configuration/savedSessionLifetime`` without a save); one that got none
 ///   for ``Configuration/minimumIdleBeforeEviction`` is put to sleep by
 ///   ``sleepIdleSessions(now:)`` when its store has nothing in flight — only its state is kept;
@@ -51,7 +51,7 @@ public final class SessionRegistry: Sendable {
     /// How long a session must have had no request before it may be evicted for a new one.
     public var minimumIdleBeforeEviction: Duration
     /// With an archive: the longest an action's answer waits for its state to be saved.
-    public var archiveTimeout: Duration
+    public var saveTimeout: Duration
     /// With an archive: how long one probe of its storage serves readiness, and how long a
     /// probe may take before the storage counts as unreachable.
     public var storageProbeInterval: Duration
@@ -66,7 +66,7 @@ public final class SessionRegistry: Sendable {
       maximumSessionCount: Int = 1_000,
       maximumEventStreamsPerSession: Int = 4,
       minimumIdleBeforeEviction: Duration = .seconds(60),
-      archiveTimeout: Duration = .seconds(2),
+      saveTimeout: Duration = .seconds(2),
       storageProbeInterval: Duration = .seconds(1),
       storageProbeTimeout: Duration = .seconds(1),
       recordingLimit: Int? = nil,
@@ -77,7 +77,7 @@ public final class SessionRegistry: Sendable {
       self.maximumSessionCount = maximumSessionCount
       self.maximumEventStreamsPerSession = maximumEventStreamsPerSession
       self.minimumIdleBeforeEviction = minimumIdleBeforeEviction
-      self.archiveTimeout = archiveTimeout
+      self.saveTimeout = saveTimeout
       self.storageProbeInterval = storageProbeInterval
       self.storageProbeTimeout = storageProbeTimeout
       self.recordingLimit = recordingLimit
@@ -90,7 +90,7 @@ public final class SessionRegistry: Sendable {
   public let app: WebApp
   private let dependencies: DependencyOverrides
   private let visitorData: VisitorData?
-  private let archive: SessionArchive?
+  private let savedSessions: SavedSessions?
   private let storageProbe: StorageProbe
   private let logger: Logger
   private let table = Mutex(Table())
@@ -113,7 +113,7 @@ public final class SessionRegistry: Sendable {
   ///     `dependencies` to the sessions of a known visitor; without it (or without a visitor) a
   ///     session keeps its data in memory, for its own lifetime.
   ///   - archive: where the sessions of visitors are saved, to be resumed after a restart or by
-  ///     another instance (``SessionArchive``); without it, a session lives and dies with this
+  ///     another instance (``SavedSessions``); without it, a session lives and dies with this
   ///     registry.
   ///   - app: the root feature every session runs (``WebApp``).
   ///   - dependencies: applied to every session's store: the live clients of the executable, or
@@ -123,14 +123,14 @@ public final class SessionRegistry: Sendable {
     configuration: Configuration = Configuration(),
     logger: Logger = Logger(label: "web-frontend.sessions"),
     visitorData: VisitorData? = nil,
-    archive: SessionArchive? = nil,
+    savedSessions: SavedSessions? = nil,
     dependencies: @escaping DependencyOverrides
   ) {
     self.app = app
     self.configuration = configuration
     self.logger = logger
     self.visitorData = visitorData
-    self.archive = archive
+    self.savedSessions = savedSessions
     self.storageProbe = StorageProbe(
       interval: configuration.storageProbeInterval, timeout: configuration.storageProbeTimeout)
     self.dependencies = dependencies
@@ -146,7 +146,7 @@ public final class SessionRegistry: Sendable {
   public var isAcceptingSessions: Bool { table.withLock { !$0.isClosed } }
 
   /// Whether sessions' states are being saved: `nil` without an archive.
-  package var saveHealth: ArchiveWriter.Health? { archive?.writer.health }
+  package var saveHealth: SessionSaver.Health? { savedSessions?.writer.health }
 
   /// What the registry has counted, read at once, for the server's metrics.
   package var counts: SessionCounts {
@@ -162,14 +162,14 @@ public final class SessionRegistry: Sendable {
   /// archive): its saves are failing, or its storage does not answer — which an instance with
   /// no save on its way learns only by asking (``StorageProbe``).
   package func savingProblem() async -> String? {
-    guard let archive else { return nil }
-    let health = archive.writer.health
+    guard let savedSessions else { return nil }
+    let health = savedSessions.writer.health
     if let since = health.failingSince {
       let seconds = since.duration(to: .now).components.seconds
       let reason = health.lastFailure?.prefix(200) ?? ""
       return "saves are failing (for \(seconds) s): \(reason)"
     }
-    return await storageProbe.problem(of: archive)
+    return await storageProbe.problem(of: savedSessions)
   }
 
   /// Whether a session with this id is live.
@@ -231,7 +231,7 @@ public final class SessionRegistry: Sendable {
     now: ContinuousClock.Instant = .now, logger: Logger? = nil
   ) async throws(SessionError) {
     let logger = logger ?? self.logger
-    guard let archive, let sessionID = SessionID(id) else { return }
+    guard let savedSessions, let sessionID = SessionID(id) else { return }
     // A copy past its idle timeout that the sweeper has not ended yet ends now; its visitor's
     // request resumes the session from what it saved, like one the sweeper ended.
     if let live = table.withLock({ $0.sessions[sessionID] }),
@@ -240,10 +240,10 @@ public final class SessionRegistry: Sendable {
       await expire(live)
     }
     if confirmingCurrent, let live = table.withLock({ $0.sessions[sessionID] }) {
-      switch await holds(live, in: archive) {
+      switch await holds(live, in: savedSessions) {
       case true?: break
       case false?: drop(live, logger: logger)
-      case nil: throw Self.archiveUnavailable
+      case nil: throw Self.savedSessionsUnavailable
       }
     }
     let resuming = try table.withLock { table throws(SessionError) -> Task<Resumption, Never>? in
@@ -255,26 +255,26 @@ public final class SessionRegistry: Sendable {
       if let running = table.resuming[sessionID] { return running }
       let visitor = visitor()
       let task = Task {
-        await self.resumeFromArchive(sessionID, visitor: visitor, archive, now, logger: logger)
+        await self.resumeSaved(sessionID, visitor: visitor, savedSessions, now, logger: logger)
       }
       table.resuming[sessionID] = task
       return task
     }
-    if await resuming?.value == .archiveUnavailable {
-      throw Self.archiveUnavailable
+    if await resuming?.value == .savedSessionsUnavailable {
+      throw Self.savedSessionsUnavailable
     }
   }
 
-  private static var archiveUnavailable: SessionError { .archiveUnavailable }
+  private static var savedSessionsUnavailable: SessionError { .savedSessionsUnavailable }
 
   /// Whether `session`, this copy, still holds its session in the archive: `true` too when the
   /// archive has no row for it (a new session not yet saved), `false` when another copy holds
   /// it, `nil` when the archive does not answer in time.
-  private func holds(_ session: Session, in archive: SessionArchive) async -> Bool? {
+  private func holds(_ session: Session, in savedSessions: SavedSessions) async -> Bool? {
     switch await Deadline.run(
       configuration.storageProbeTimeout,
       {
-        try await archive.load(session.id)
+        try await savedSessions.load(session.id)
       })
     {
     case .success(let saved)?: saved.map { $0.holder == session.generation } ?? true
@@ -300,7 +300,7 @@ public final class SessionRegistry: Sendable {
   private func expire(_ session: Session) async {
     guard remove(session) else { return }
     session.end()
-    _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+    _ = await session.waitUntilSaved(timeout: configuration.saveTimeout)
     logger.info("Session expired", metadata: ["session": "\(session.logName)"])
   }
 
@@ -319,22 +319,22 @@ public final class SessionRegistry: Sendable {
     /// The session is live, or there was nothing (for this visitor) to resume.
     case done
     /// The archive could not be read: try again later.
-    case archiveUnavailable
+    case savedSessionsUnavailable
   }
 
-  private func resumeFromArchive(
-    _ id: SessionID, visitor: VisitorID?, _ archive: SessionArchive,
+  private func resumeSaved(
+    _ id: SessionID, visitor: VisitorID?, _ savedSessions: SavedSessions,
     _ now: ContinuousClock.Instant, logger: Logger
   ) async -> Resumption {
     defer { table.withLock { _ = $0.resuming.removeValue(forKey: id) } }
     guard let visitor else { return .done }
     // The new copy's name, which the claim makes the session's holder.
     let generation = Session.newGeneration()
-    let entry: SessionArchive.SavedSession
+    let entry: SavedSessions.SavedSession
     switch await Deadline.run(
-      configuration.archiveTimeout,
+      configuration.saveTimeout,
       {
-        try await archive.claim(id, visitor, generation)
+        try await savedSessions.claim(id, visitor, generation)
       })
     {
     case .success(let claimed?)?:
@@ -345,14 +345,14 @@ public final class SessionRegistry: Sendable {
     case .failure(let error)?:
       logger.warning(
         "Saved session could not be read", metadata: ["error": "\(error.localizedDescription)"])
-      return .archiveUnavailable
+      return .savedSessionsUnavailable
     case nil:
       logger.warning(
         "Saved session could not be read",
-        metadata: ["error": "the storage did not answer in \(configuration.archiveTimeout)"])
-      return .archiveUnavailable
+        metadata: ["error": "the storage did not answer in \(configuration.saveTimeout)"])
+      return .savedSessionsUnavailable
     }
-    let saved: SavedState
+    let saved: AnyResumedState
     do {
       saved = try app.readSaved(entry.state)
     } catch {
@@ -363,7 +363,7 @@ public final class SessionRegistry: Sendable {
         "Saved session is unreadable; set aside (session_quarantine)",
         metadata: ["error": "\(reason.prefix(200))"])
       table.withLock { $0.quarantinedCount += 1 }
-      try? await archive.quarantine(id, reason)
+      try? await savedSessions.quarantine(id, reason)
       return .done
     }
     do {
@@ -421,7 +421,8 @@ public final class SessionRegistry: Sendable {
       table.createdCount += 1
       let session = Session(
         id: id, serial: table.createdCount, network: network, now: now, beginning: beginning,
-        archive: archive.flatMap { archive in visitor.map { (archive, $0) } },
+        savedSessions: savedSessions.flatMap { savedSessions in visitor.map { (savedSessions, $0) }
+        },
         generation: generation, logger: self.logger, app: app, dependencies: dependencies,
         superseded: { [weak self] session in
           guard let self else { return }
@@ -504,12 +505,12 @@ public final class SessionRegistry: Sendable {
   ) async throws(SessionError) -> Snapshot {
     let session = try session(id, now: now)
     do {
-      return try await session.perform(action, archiveTimeout: configuration.archiveTimeout)
+      return try await session.perform(action, saveTimeout: configuration.saveTimeout)
     } catch  where error == .superseded {
       drop(session, logger: logger)
       try await resume(id, visitor: visitor(), now: now)
       return try await self.session(id, now: now).perform(
-        action, archiveTimeout: configuration.archiveTimeout)
+        action, saveTimeout: configuration.saveTimeout)
     }
   }
 
@@ -539,14 +540,14 @@ public final class SessionRegistry: Sendable {
   /// last write is done. (Expiry, eviction and shutdown end sessions but keep that state.)
   private func endAndForget(_ session: Session) {
     session.end()
-    guard let archive else { return }
+    guard let savedSessions else { return }
     Task { [configuration, logger] in
-      _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+      _ = await session.waitUntilSaved(timeout: configuration.saveTimeout)
       // Unless a newer copy took the session over meanwhile: its writes and row are its own.
       guard !session.isSuperseded else { return }
-      archive.writer.forget(session.id)
+      savedSessions.writer.forget(session.id)
       do {
-        try await archive.delete(session.id, session.generation)
+        try await savedSessions.delete(session.id, session.generation)
       } catch {
         logger.warning(
           "Saved session not deleted", metadata: ["error": "\(error.localizedDescription)"])
@@ -561,7 +562,7 @@ public final class SessionRegistry: Sendable {
     await withTaskGroup(of: Void.self) { group in
       for session in sessions {
         group.addTask { [configuration] in
-          _ = await session.waitUntilArchived(timeout: configuration.archiveTimeout)
+          _ = await session.waitUntilSaved(timeout: configuration.saveTimeout)
         }
       }
     }
@@ -570,11 +571,11 @@ public final class SessionRegistry: Sendable {
   /// Forgets the saved sessions not saved within ``Configuration/savedSessionLifetime``;
   /// returns how many.
   @discardableResult
-  public func pruneArchive(now: Date = Date()) async -> Int {
-    guard let archive else { return 0 }
+  public func pruneSavedSessions(now: Date = Date()) async -> Int {
+    guard let savedSessions else { return 0 }
     let limit = configuration.savedSessionLifetime.components.seconds
     do {
-      return try await archive.prune(now.addingTimeInterval(-TimeInterval(limit)))
+      return try await savedSessions.prune(now.addingTimeInterval(-TimeInterval(limit)))
     } catch {
       logger.warning(
         "Saved sessions not pruned", metadata: ["error": "\(error.localizedDescription)"])
@@ -739,5 +740,5 @@ package struct SessionCounts: Equatable, Sendable {
   /// Stale copies dropped because another copy (another instance) had taken their session over.
   package var superseded: Int
   /// How saves fare; `nil` without an archive.
-  package var saves: ArchiveWriter.Health?
+  package var saves: SessionSaver.Health?
 }

@@ -31,7 +31,7 @@ public struct SessionSweeper: Service {
         registry.expireIdleSessions()
         await registry.sleepIdleSessions()
         registry.sendKeepAlive()
-        await registry.pruneArchive()
+        await registry.pruneSavedSessions()
       }
     }
     logger.info("Shutting down: saving and ending every session")

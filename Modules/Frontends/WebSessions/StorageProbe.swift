@@ -31,7 +31,7 @@ package final class StorageProbe: Sendable {
   }
 
   /// Why the storage cannot be used now, or `nil` when its last probe answered.
-  package func problem(of archive: SessionArchive) async -> String? {
+  package func problem(of savedSessions: SavedSessions) async -> String? {
     let startsProbe = state.withLock { state -> Bool in
       if state.isProbing { return false }
       if let checkedAt = state.checkedAt,
@@ -44,7 +44,7 @@ package final class StorageProbe: Sendable {
       return true
     }
     if startsProbe {
-      let problem = await probe(archive)
+      let problem = await probe(savedSessions)
       state.withLock { state in
         state.checkedAt = .now
         state.problem = problem
@@ -55,8 +55,8 @@ package final class StorageProbe: Sendable {
   }
 
   /// One read, raced against the timeout (``Deadline``).
-  private func probe(_ archive: SessionArchive) async -> String? {
-    switch await Deadline.run(timeout, { try await archive.load(.unused) }) {
+  private func probe(_ savedSessions: SavedSessions) async -> String? {
+    switch await Deadline.run(timeout, { try await savedSessions.load(.unused) }) {
     case .success?: nil
     case .failure(let error)?: "the storage cannot be read: \(error.localizedDescription)"
     case nil: "the storage did not answer in \(timeout.seconds) s"

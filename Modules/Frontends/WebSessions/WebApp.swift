@@ -16,7 +16,7 @@ import WebFrontend
 /// ```swift
 /// let app = WebApp(
 ///   Home(), title: "Home", initialState: { Home.State() }, api: Home.webAPI, start: .task,
-///   kept: \.snapshot, restore: { .restore($0) })
+///   kept: \.kept, restore: { .restore($0) })
 /// ```
 public struct WebApp: Sendable {
   /// Every action the API accepts, with its fields (`GET /api/actions`).
@@ -26,7 +26,7 @@ public struct WebApp: Sendable {
   /// The page: the frame and a section per feature of the API that has one.
   public let page: WebPage
   package let decodeAction: @Sendable (ByteBufferView) throws(DecodingFailure) -> UserAction
-  package let readSaved: @Sendable (Data) throws -> SavedState
+  package let readSaved: @Sendable (Data) throws -> AnyResumedState
   package let makeDriver:
     @Sendable (_ dependencies: @escaping DependencyOverrides) -> any SessionDriver
   /// Whether a session of this app can be recorded (it was given a ``RecordedFeature``).
@@ -90,7 +90,7 @@ public struct WebApp: Sendable {
     self.schema = api.schema
     self.page = WebPage(title: title, sections: api.sections)
     self.decodeAction = { bytes throws(DecodingFailure) in try api.decode(bytes) }
-    self.readSaved = { data in SavedState(try JSONDecoder().decode(Kept.self, from: data)) }
+    self.readSaved = { data in AnyResumedState(try JSONDecoder().decode(Kept.self, from: data)) }
     // One for every session of the app.
     let parts = RootParts(
       root: root, api: api, start: start, kept: kept, restore: restore, recorded: recorded)
@@ -105,8 +105,9 @@ public struct WebApp: Sendable {
 /// What an app that keeps nothing saves: `{}`.
 private struct NothingKept: Codable, Equatable, Sendable {}
 
-/// A saved state read back from an archive, its type erased until the session's driver takes it.
-package struct SavedState: Sendable {
+/// A kept state read back from the saved sessions, its type erased until the session's driver
+/// takes it.
+package struct AnyResumedState: Sendable {
   /// A `Kept` of the app that read it.
   package let value: any Sendable
 
@@ -117,7 +118,7 @@ package struct SavedState: Sendable {
 
 /// What a session saves of one state, its type erased: compared with the last one saved (only a
 /// change is written), and written as JSON by the archive's writer.
-package struct KeptState: Sendable {
+package struct AnyKeptState: Sendable {
   package let value: any Equatable & Sendable
   package let encode: @Sendable () throws -> Data
 
@@ -127,7 +128,7 @@ package struct KeptState: Sendable {
   }
 
   /// Whether `other` holds the same value.
-  package func isSame(as other: KeptState) -> Bool {
+  package func isSame(as other: AnyKeptState) -> Bool {
     value.isEqual(to: other.value)
   }
 }
@@ -142,7 +143,7 @@ extension Equatable {
 /// writes the state, what is kept.
 package protocol SessionDriver: AnyObject, Sendable {
   /// Puts back `saved` (a resumed session) and sends the start action, waiting for its effects.
-  func begin(restoring saved: SavedState?) async
+  func begin(restoring saved: AnyResumedState?) async
   /// Publishes the state to `session` (unless `publishingNow` is `false`: a driver woken from
   /// sleep, whose state the session has), then every state after a send; returns the
   /// observation.
@@ -156,7 +157,7 @@ package protocol SessionDriver: AnyObject, Sendable {
   /// the snapshot `session` published for it.
   func apply(_ action: UserAction, in session: Session) async throws(SessionError) -> Snapshot?
   /// A saved state as the session compares it with the next one to save.
-  func keptState(of saved: SavedState) -> KeptState?
+  func keptState(of saved: AnyResumedState) -> AnyKeptState?
   /// Starts recording the session (over again, if it was); 409 when the app cannot be recorded.
   func startRecording(limit: Int) async throws(SessionError) -> RecordingStatus
   /// Stops recording and forgets the recording.
@@ -333,7 +334,7 @@ where Root.State: Sendable, Root.Action: Sendable {
     self.dependencies = dependencies
   }
 
-  package func begin(restoring saved: SavedState?) async {
+  package func begin(restoring saved: AnyResumedState?) async {
     let restoring = restore.flatMap { restore in saved.flatMap { $0.value as? Kept }.map(restore) }
     await Self.begin(store, restoring: restoring, start: start)
   }
@@ -381,11 +382,11 @@ where Root.State: Sendable, Root.Action: Sendable {
       { previous, prefix, suffix in
         api.stateJSON(state, after: previous, prefix: prefix, suffix: suffix)
       },
-      kept: { KeptState(kept(state)) })
+      kept: { AnyKeptState(kept(state)) })
   }
 
-  package func keptState(of saved: SavedState) -> KeptState? {
-    (saved.value as? Kept).map { KeptState($0) }
+  package func keptState(of saved: AnyResumedState) -> AnyKeptState? {
+    (saved.value as? Kept).map { AnyKeptState($0) }
   }
 
   // MARK: Recording

@@ -20,15 +20,15 @@ import Synchronization
 /// it. So whatever a session showed is in the database once the database takes writes again,
 /// with no further request. ``health`` tells whether writes are failing (readiness) and how
 /// long the oldest unsaved state has waited (metrics).
-package final class ArchiveWriter: Sendable {
+package final class SessionSaver: Sendable {
   /// A session's state waiting to be written.
   package struct Pending: Sendable {
     let visitor: VisitorID
-    /// The copy of the session that handed it over (``SessionArchive/SavedSession/holder``).
+    /// The copy of the session that handed it over (``SavedSessions/SavedSession/holder``).
     let holder: String
     let revision: Int
     /// What of the state is saved; written as JSON when its turn comes.
-    let kept: KeptState
+    let kept: AnyKeptState
     /// Called once the state is written, could not be (after a failure, again for each later
     /// try), or was refused because another copy holds the session, with its revision.
     let written: @Sendable (_ revision: Int, _ outcome: Outcome) -> Void
@@ -86,7 +86,7 @@ package final class ArchiveWriter: Sendable {
   package func enqueue(
     _ id: SessionID, _ entry: Pending,
     save:
-      @escaping @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Set<
+      @escaping @Sendable ([SessionID: SavedSessions.SavedSession]) async throws -> Set<
         SessionID
       >
   ) {
@@ -135,15 +135,15 @@ package final class ArchiveWriter: Sendable {
   /// Writes what waits, one batch at a time, until nothing does; a failed batch waits with what
   /// came since and is tried again after a pause.
   private func write(
-    with save: @Sendable ([SessionID: SessionArchive.SavedSession]) async throws -> Set<SessionID>
+    with save: @Sendable ([SessionID: SavedSessions.SavedSession]) async throws -> Set<SessionID>
   ) async {
     var delay = Self.firstRetryDelay
     while let batch = nextBatch() {
-      var entries: [SessionID: SessionArchive.SavedSession] = [:]
+      var entries: [SessionID: SavedSessions.SavedSession] = [:]
       entries.reserveCapacity(batch.count)
       for (id, pending) in batch {
         do {
-          entries[id] = SessionArchive.SavedSession(
+          entries[id] = SavedSessions.SavedSession(
             visitor: pending.visitor, revision: pending.revision,
             state: try pending.kept.encode(), holder: pending.holder)
         } catch {

@@ -9,7 +9,7 @@ import Foundation
 /// `PostgresStorage` (module `LivePostgres`) the one several servers share.
 /// Every write is one transaction. A write whose task is cancelled before it commits throws
 /// `CancellationError` and changes nothing. Other failures throw ``StorageError``.
-public protocol AppStorage: Sendable {
+public protocol Storage: Sendable {
   /// The ids of the owner's favorite episodes.
   func favorites(owner: String) async throws -> Set<UUID>
   /// Marks an episode as a favorite of the owner, or unmarks it.
@@ -21,22 +21,22 @@ public protocol AppStorage: Sendable {
 
   /// The session saved under `id`, if any. A session is stored under ``SessionKey/of(_:)`` of
   /// its id, never under the id itself; every method here takes the id.
-  func savedSession(id: String) async throws -> SavedSession?
+  func savedSession(id: String) async throws -> SessionRow?
   /// The session saved under `id` for `owner`, made held by `holder` in the same transaction
-  /// (its ``SavedSession/holder`` in the answer is `holder`); `nil`, and nothing changes, when
+  /// (its ``SessionRow/holder`` in the answer is `holder`); `nil`, and nothing changes, when
   /// none is saved or it belongs to another owner.
   ///
   /// This is how a copy of a session takes it over: from then on a save by any other holder is
   /// refused (``saveSessions(_:)``), so a copy that another one took over can never overwrite
   /// what the newer copy saved.
-  func claimSession(id: String, owner: String, holder: String) async throws -> SavedSession?
+  func claimSession(id: String, owner: String, holder: String) async throws -> SessionRow?
   /// Saves the states of several sessions (distinct ids) in one transaction. A session's row is
-  /// written when none exists, or when it is held by the same ``SavedSession/holder`` with the
+  /// written when none exists, or when it is held by the same ``SessionRow/holder`` with the
   /// same or an older revision; otherwise it is left as it is — another copy claimed the
   /// session, or a newer revision of this copy is saved already. Returns the ids left as they
   /// were, for which nothing was written.
   @discardableResult
-  func saveSessions(_ sessions: [(id: String, session: SavedSession)]) async throws -> Set<String>
+  func saveSessions(_ sessions: [(id: String, session: SessionRow)]) async throws -> Set<String>
   /// Forgets the session saved under `id` (none is fine); with `holder`, only while that holder
   /// holds it.
   func deleteSession(id: String, heldBy holder: String?) async throws
@@ -53,10 +53,10 @@ public protocol AppStorage: Sendable {
   func storedSessionKeys() async throws -> [String]
 }
 
-extension AppStorage {
+extension Storage {
   /// Saves one session's state under `id` (``saveSessions(_:)``); returns whether it was written.
   @discardableResult
-  public func saveSession(_ session: SavedSession, id: String) async throws -> Bool {
+  public func saveSession(_ session: SessionRow, id: String) async throws -> Bool {
     try await saveSessions([(id: id, session: session)]).isEmpty
   }
 
@@ -67,7 +67,7 @@ extension AppStorage {
 }
 
 /// A session of `app-server` as it was last saved.
-public struct SavedSession: Equatable, Sendable {
+public struct SessionRow: Equatable, Sendable {
   /// Whose session it is: only this owner may resume it.
   public var owner: String
   /// The revision of the state, which grows with every change.
@@ -75,7 +75,7 @@ public struct SavedSession: Equatable, Sendable {
   /// The state, encoded by the server (JSON).
   public var state: Data
   /// Which running copy of the session saved it, or last claimed it
-  /// (``AppStorage/claimSession(id:owner:holder:)``): only that copy's saves are kept. Empty
+  /// (``Storage/claimSession(id:owner:holder:)``): only that copy's saves are kept. Empty
   /// for a row saved before copies were told apart.
   public var holder: String
 

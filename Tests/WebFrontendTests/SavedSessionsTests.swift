@@ -11,20 +11,20 @@ import Testing
 @testable import WebHTTP
 @testable import WebSessions
 
-/// Sessions saved to a `SessionArchive` and resumed by another registry (a restarted server, or
+/// Sessions saved to a `SavedSessions` and resumed by another registry (a restarted server, or
 /// another instance sharing the archive), for their visitor only.
 @MainActor
-struct ArchiveTests {
+struct SavedSessionsTests {
   /// A registry saving to `archive`, on `clock`, with new counter ids from `seed`.
-  nonisolated func makeArchivingRegistry(
-    _ archive: SessionArchive, clock: TestClock<Duration> = TestClock(), seed: Int = 0,
-    archiveTimeout: Duration = .seconds(30)
+  nonisolated func makeSavingRegistry(
+    _ savedSessions: SavedSessions, clock: TestClock<Duration> = TestClock(), seed: Int = 0,
+    saveTimeout: Duration = .seconds(30)
   ) -> SessionRegistry {
     let uuid = countingUUIDs(from: seed)
     return SessionRegistry(
-      app: .app, configuration: .init(archiveTimeout: archiveTimeout),
+      app: .app, configuration: .init(saveTimeout: saveTimeout),
       logger: quietLogger,
-      archive: archive,
+      savedSessions: savedSessions,
       dependencies: {
         $0.uuid = uuid
         $0.continuousClock = clock
@@ -70,8 +70,8 @@ struct ArchiveTests {
   }
 
   @Test func anAcknowledgedActionIsSavedAndAnotherServerResumesTheSession() async throws {
-    let archive = SessionArchive.inMemory()
-    let first = makeArchivingRegistry(archive)
+    let savedSessions = SavedSessions.inMemory()
+    let first = makeSavingRegistry(savedSessions)
     let (session, lastSeen) = try await makeApplication(first).test(.router) { client in
       let session = try await createSession(client)
       for action: UserAction in [
@@ -83,12 +83,12 @@ struct ArchiveTests {
       // Acknowledged, hence saved: the archive has the revision the visitor last saw.
       let lastSeen: SessionResponse = try decodeBody(try await state(session, client))
       let id = try #require(SessionID(session.id))
-      let saved = try #require(try await archive.load(id))
+      let saved = try #require(try await savedSessions.load(id))
       #expect(saved.revision == lastSeen.revision)
       return (session, lastSeen)
     }
     // The first server is gone without a word (nothing more saved); another one shares the archive.
-    let second = makeArchivingRegistry(archive, seed: 100)
+    let second = makeSavingRegistry(savedSessions, seed: 100)
     try await makeApplication(second).test(.router) { client in
       let response = try await state(session, client)
       #expect(response.status == .ok)
@@ -106,14 +106,14 @@ struct ArchiveTests {
   }
 
   @Test func anotherVisitorCannotResumeASession() async throws {
-    let archive = SessionArchive.inMemory()
-    let session = try await makeApplication(makeArchivingRegistry(archive)).test(.router) {
+    let savedSessions = SavedSessions.inMemory()
+    let session = try await makeApplication(makeSavingRegistry(savedSessions)).test(.router) {
       client in
       let session = try await createSession(client)
       _ = try await send(.incrementCounter(id: firstCounter), session, client)
       return session
     }
-    try await makeApplication(makeArchivingRegistry(archive)).test(.router) { client in
+    try await makeApplication(makeSavingRegistry(savedSessions)).test(.router) { client in
       let stranger = (id: session.id, visitor: VisitorID().rawValue)
       #expect(try await state(stranger, client).status == .notFound)
       #expect(try await send(.addCounter, stranger, client).status == .notFound)
@@ -125,15 +125,15 @@ struct ArchiveTests {
   }
 
   @Test func aRunningTimerRunsAgainAfterTheResume() async throws {
-    let archive = SessionArchive.inMemory()
-    let session = try await makeApplication(makeArchivingRegistry(archive)).test(.router) {
+    let savedSessions = SavedSessions.inMemory()
+    let session = try await makeApplication(makeSavingRegistry(savedSessions)).test(.router) {
       client in
       let session = try await createSession(client)
       _ = try await send(.toggleTimer(id: firstCounter), session, client)
       return session
     }
     let clock = TestClock()
-    try await makeApplication(makeArchivingRegistry(archive, clock: clock)).test(.router) {
+    try await makeApplication(makeSavingRegistry(savedSessions, clock: clock)).test(.router) {
       client in
       let resumed: SessionResponse = try decodeBody(try await state(session, client))
       #expect(resumed.state.counters.first?.isTimerOn == true)
@@ -152,8 +152,8 @@ struct ArchiveTests {
   }
 
   @Test func aSessionTheVisitorEndedIsNotResumed() async throws {
-    let archive = SessionArchive.inMemory()
-    let registry = makeArchivingRegistry(archive)
+    let savedSessions = SavedSessions.inMemory()
+    let registry = makeSavingRegistry(savedSessions)
     let session = try await makeApplication(registry).test(.router) { client in
       let session = try await createSession(client)
       _ = try await send(.addCounter, session, client)
@@ -162,25 +162,25 @@ struct ArchiveTests {
       return session
     }
     let id = try #require(SessionID(session.id))
-    try await waitUntil { (try? await archive.load(id)) == nil }
-    try await makeApplication(makeArchivingRegistry(archive)).test(.router) { client in
+    try await waitUntil { (try? await savedSessions.load(id)) == nil }
+    try await makeApplication(makeSavingRegistry(savedSessions)).test(.router) { client in
       let response = try await state(session, client)
       #expect(response.status == .notFound)
     }
   }
 
-  @Test func anArchiveThatFailsLeavesTheServerServingWithoutClaimingSaves() async throws {
+  @Test func aStorageThatFailsLeavesTheServerServingWithoutClaimingSaves() async throws {
     let saves = LockIsolated(0)
-    let broken = SessionArchive(
-      load: { _ in throw ArchiveDown() },
-      claim: { _, _, _ in throw ArchiveDown() },
+    let broken = SavedSessions(
+      load: { _ in throw SaveRefused() },
+      claim: { _, _, _ in throw SaveRefused() },
       save: { _ in
         saves.withValue { $0 += 1 }
-        throw ArchiveDown()
+        throw SaveRefused()
       },
-      delete: { _, _ in throw ArchiveDown() },
-      prune: { _ in throw ArchiveDown() })
-    let registry = makeArchivingRegistry(broken)
+      delete: { _, _ in throw SaveRefused() },
+      prune: { _ in throw SaveRefused() })
+    let registry = makeSavingRegistry(broken)
     try await makeApplication(registry).test(.router) { client in
       let session = try await createSession(client)
       let response = try await send(.incrementCounter(id: firstCounter), session, client)
@@ -205,12 +205,12 @@ struct ArchiveTests {
       async let second = state(unknown, client)
       #expect(
         try await [first.status, second.status] == [.serviceUnavailable, .serviceUnavailable])
-      #expect(await registry.pruneArchive() == 0)
+      #expect(await registry.pruneSavedSessions() == 0)
     }
   }
 
-  @Test func anArchiveThatHangsHoldsAnAnswerOnlyUntilTheTimeoutAndSaysNotSaved() async throws {
-    let hanging = SessionArchive(
+  @Test func aStorageThatHangsHoldsAnAnswerOnlyUntilTheTimeoutAndSaysNotSaved() async throws {
+    let hanging = SavedSessions(
       load: { _ in nil },
       claim: { _, _, _ in nil },
       save: { _ in
@@ -219,7 +219,7 @@ struct ArchiveTests {
       },
       delete: { _, _ in },
       prune: { _ in 0 })
-    let registry = makeArchivingRegistry(hanging, archiveTimeout: .milliseconds(50))
+    let registry = makeSavingRegistry(hanging, saveTimeout: .milliseconds(50))
     try await makeApplication(registry).test(.router) { client in
       let session = try await createSession(client)
       for count in 1...3 {
@@ -239,16 +239,16 @@ struct ArchiveTests {
   /// the archive timeout (503, try again) instead of holding the request as long as the storage
   /// takes.
   @Test func aResumeWhileTheStorageHangsIsAnsweredPromptlyWith503() async throws {
-    let stored = SessionArchive.inMemory()
+    let stored = SavedSessions.inMemory()
     let hangs = LockIsolated(false)
-    let archive = SessionArchive(
+    let savedSessions = SavedSessions(
       load: stored.load,
       claim: { id, visitor, holder in
         if hangs.value { try await Task.sleep(for: .seconds(3_600)) }
         return try await stored.claim(id, visitor, holder)
       },
       save: stored.save, delete: stored.delete, prune: stored.prune)
-    let session = try await makeApplication(makeArchivingRegistry(archive)).test(.router) {
+    let session = try await makeApplication(makeSavingRegistry(savedSessions)).test(.router) {
       client in
       let session = try await createSession(client)
       #expect(try await send(.incrementCounter(id: firstCounter), session, client).status == .ok)
@@ -256,7 +256,7 @@ struct ArchiveTests {
     }
     hangs.setValue(true)
     // Another instance, which does not have the session: its resume waits at most 50 ms.
-    let other = makeArchivingRegistry(archive, seed: 100, archiveTimeout: .milliseconds(50))
+    let other = makeSavingRegistry(savedSessions, seed: 100, saveTimeout: .milliseconds(50))
     try await makeApplication(other).test(.router) { client in
       let response = try await state(session, client)
       #expect(response.status == .serviceUnavailable)
@@ -273,9 +273,9 @@ struct ArchiveTests {
   /// A saved state this version cannot read is not resumed, and not destroyed either: it is
   /// set aside (the storages move it to `session_quarantine`) and counted.
   @Test func anUnreadableSavedStateIsSetAsideNotResumed() async throws {
-    let stored = SessionArchive.inMemory()
+    let stored = SavedSessions.inMemory()
     let quarantined = LockIsolated<[(SessionID, String)]>([])
-    let archive = SessionArchive(
+    let savedSessions = SavedSessions(
       load: stored.load, claim: stored.claim, save: stored.save, delete: stored.delete,
       prune: stored.prune,
       quarantine: { id, reason in
@@ -284,9 +284,9 @@ struct ArchiveTests {
       })
     let id = SessionID()
     let visitor = VisitorID()
-    try await archive.save(
+    try await savedSessions.save(
       id, .init(visitor: visitor, revision: 7, state: Data("{\"counters\": 12}".utf8)))
-    let registry = makeArchivingRegistry(archive)
+    let registry = makeSavingRegistry(savedSessions)
     try await makeApplication(registry).test(.router) { client in
       let response = try await state((id.rawValue, visitor.rawValue), client)
       #expect(response.status == .notFound)
@@ -295,36 +295,37 @@ struct ArchiveTests {
     }
     #expect(quarantined.value.map(\.0) == [id])
     #expect(quarantined.value.first?.1.isEmpty == false)
-    #expect(try await archive.load(id) == nil)
+    #expect(try await savedSessions.load(id) == nil)
   }
 
   /// Without a place to set it aside, an unreadable state is deleted.
-  @Test func anArchiveWithoutQuarantineDeletesAnUnreadableState() async throws {
-    let archive = SessionArchive.inMemory()
+  @Test func aStorageWithoutQuarantineDeletesAnUnreadableState() async throws {
+    let savedSessions = SavedSessions.inMemory()
     let id = SessionID()
     let visitor = VisitorID()
-    try await archive.save(id, .init(visitor: visitor, revision: 7, state: Data("[]".utf8)))
-    try await archive.quarantine(id, "unreadable")
-    #expect(try await archive.load(id) == nil)
+    try await savedSessions.save(id, .init(visitor: visitor, revision: 7, state: Data("[]".utf8)))
+    try await savedSessions.quarantine(id, "unreadable")
+    #expect(try await savedSessions.load(id) == nil)
   }
 
   /// A saved session outlives the idle timeout (its visitor comes back to their counters) and
   /// is forgotten only after the saved-session lifetime without a save — the session cookie's
   /// lifetime.
   @Test func savedSessionsAreKeptForTheirLifetimeThenPruned() async throws {
-    let archive = SessionArchive.inMemory()
-    try await archive.save(SessionID(), .init(visitor: VisitorID(), revision: 1, state: Data()))
-    let registry = makeArchivingRegistry(archive)
-    #expect(await registry.pruneArchive(now: Date()) == 0)
-    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 31 * 60)) == 0)
-    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 399 * 86_400)) == 0)
-    #expect(await registry.pruneArchive(now: Date(timeIntervalSinceNow: 401 * 86_400)) == 1)
+    let savedSessions = SavedSessions.inMemory()
+    try await savedSessions.save(
+      SessionID(), .init(visitor: VisitorID(), revision: 1, state: Data()))
+    let registry = makeSavingRegistry(savedSessions)
+    #expect(await registry.pruneSavedSessions(now: Date()) == 0)
+    #expect(await registry.pruneSavedSessions(now: Date(timeIntervalSinceNow: 31 * 60)) == 0)
+    #expect(await registry.pruneSavedSessions(now: Date(timeIntervalSinceNow: 399 * 86_400)) == 0)
+    #expect(await registry.pruneSavedSessions(now: Date(timeIntervalSinceNow: 401 * 86_400)) == 1)
   }
 
   /// The session cookie lives as long as the saved session may, so a browser that restarts (and
   /// drops cookies without an expiry) comes back to the same counters.
   @Test func theSessionCookieOutlivesTheBrowserSession() async throws {
-    try await makeApplication(makeArchivingRegistry(.inMemory())).test(.router) { client in
+    try await makeApplication(makeSavingRegistry(.inMemory())).test(.router) { client in
       let response = try await client.call(.post, "/api/session")
       let cookie = try #require(
         response.headers[values: .setCookie].first { $0.hasPrefix("session=") })
@@ -335,8 +336,8 @@ struct ArchiveTests {
   /// Expiry ends the session in memory (its effects stop) but keeps what it saved: the
   /// visitor's next request — the tab left open, or a visit days later — resumes its counters.
   @Test func aSessionTheSweeperExpiredResumesWithItsCounters() async throws {
-    let archive = SessionArchive.inMemory()
-    let registry = makeArchivingRegistry(archive)
+    let savedSessions = SavedSessions.inMemory()
+    let registry = makeSavingRegistry(savedSessions)
     try await makeApplication(registry).test(.router) { client in
       let session = try await createSession(client)
       for action: UserAction in [
@@ -357,8 +358,8 @@ struct ArchiveTests {
   /// A request that finds its session past the idle timeout before the sweeper ran resumes it
   /// from what it saved, rather than losing it.
   @Test nonisolated func aRequestPastTheIdleTimeoutResumesTheSession() async throws {
-    let archive = SessionArchive.inMemory()
-    let registry = makeArchivingRegistry(archive)
+    let savedSessions = SavedSessions.inMemory()
+    let registry = makeSavingRegistry(savedSessions)
     let session = try await makeApplication(registry).test(.router) { client in
       let session = try await createSession(client)
       #expect(try await send(.incrementCounter(id: firstCounter), session, client).status == .ok)
@@ -376,4 +377,4 @@ struct ArchiveTests {
   }
 }
 
-struct ArchiveDown: Error {}
+struct SaveRefused: Error {}

@@ -9,7 +9,7 @@ import Synchronization
 /// every time that part changes — writes are grouped: while one is on its way, the newest state
 /// of every session that changed waits, and the next write saves them all in one transaction —
 /// and an action's response waits until the state it produced is saved (up to
-/// ``SessionRegistry/Configuration/archiveTimeout``), so whatever a visitor saw acknowledged
+/// ``SessionRegistry/Configuration/saveTimeout``), so whatever a visitor saw acknowledged
 /// survives a crash. A request naming a session this process does not have looks it
 /// up here, and resumes it only for the visitor it belongs to.
 ///
@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// The executable provides the storage (`app-server` uses the same database as favorites and
 /// settings); ``inMemory()`` serves tests.
-public struct SessionArchive: Sendable {
+public struct SavedSessions: Sendable {
   /// One saved session (a row of the storage's `session` table; `LiveStorage.SavedSession` on the
   /// storage's side of the composition).
   public struct SavedSession: Equatable, Sendable {
@@ -34,7 +34,7 @@ public struct SessionArchive: Sendable {
     /// What the app keeps of the state, as JSON.
     public var state: Data
     /// Which running copy of the session holds it: the only one whose saves are kept. A copy
-    /// takes a session over with ``SessionArchive/claim``.
+    /// takes a session over with ``SavedSessions/claim``.
     public var holder: String
 
     public init(visitor: VisitorID, revision: Int, state: Data, holder: String = "") {
@@ -66,7 +66,7 @@ public struct SessionArchive: Sendable {
   /// can recover it; without a place for that, the session is deleted.
   public var quarantine: @Sendable (_ session: SessionID, _ reason: String) async throws -> Void
   /// Writes what the sessions using this archive hand to it, grouped.
-  package let writer = ArchiveWriter()
+  package let writer = SessionSaver()
 
   public init(
     load: @escaping @Sendable (SessionID) async throws -> SavedSession?,
@@ -98,9 +98,9 @@ public struct SessionArchive: Sendable {
   /// An archive in this process's memory: what a restart of the registry (not of the process)
   /// resumes from, or what two registries in one process share as two instances share a
   /// database. For tests.
-  public static func inMemory() -> SessionArchive {
+  public static func inMemory() -> SavedSessions {
     let entries = Mutex<[SessionID: (entry: SavedSession, savedAt: Date)]>([:])
-    return SessionArchive(
+    return SavedSessions(
       load: { id in entries.withLock { $0[id]?.entry } },
       claim: { id, visitor, holder in
         entries.withLock { entries in

@@ -8,22 +8,22 @@ import Testing
 
 /// The archive's writer groups the states of sessions that change while a write is on its way
 /// into the next write, and the deadlines of waiting requests are watched by one task.
-struct ArchiveWriterTests {
+struct SessionSaverTests {
   /// What a new session saves.
-  static let snapshot = withDependencies {
+  static let kept = withDependencies {
     $0.uuid = .incrementing
   } operation: {
-    AppFeature.State().snapshot
+    AppFeature.State().kept
   }
 
   /// A save that records each batch (session → revision) and holds the first one until
   /// `release` is called.
-  final class GatedArchive: Sendable {
+  final class GatedSavedSessions: Sendable {
     let batches = LockIsolated<[[SessionID: Int]]>([])
     let written = LockIsolated<[SessionID: [Int]]>([:])
     private let gate = AsyncStream<Void>.makeStream()
 
-    func save(_ entries: [SessionID: SessionArchive.SavedSession]) async throws -> Set<SessionID> {
+    func save(_ entries: [SessionID: SavedSessions.SavedSession]) async throws -> Set<SessionID> {
       let isFirst = batches.withValue { batches in
         batches.append(entries.mapValues(\.revision))
         return batches.count == 1
@@ -38,10 +38,10 @@ struct ArchiveWriterTests {
       gate.continuation.yield()
     }
 
-    func pending(_ id: SessionID, revision: Int) -> ArchiveWriter.Pending {
-      ArchiveWriter.Pending(
+    func pending(_ id: SessionID, revision: Int) -> SessionSaver.Pending {
+      SessionSaver.Pending(
         visitor: VisitorID(), holder: "copy", revision: revision,
-        kept: KeptState(ArchiveWriterTests.snapshot),
+        kept: AnyKeptState(SessionSaverTests.kept),
         written: { [written] revision, outcome in
           guard case .saved = outcome else {
             Issue.record("not saved: \(outcome)")
@@ -53,45 +53,45 @@ struct ArchiveWriterTests {
   }
 
   @Test func statesHandedWhileAWriteIsOnItsWayAreWrittenTogetherNewestOnly() async throws {
-    let archive = GatedArchive()
-    let writer = ArchiveWriter()
+    let savedSessions = GatedSavedSessions()
+    let writer = SessionSaver()
     let (a, b, c) = (SessionID(), SessionID(), SessionID())
-    writer.enqueue(a, archive.pending(a, revision: 1), save: archive.save)
-    try await waitUntil { archive.batches.value.count == 1 }
+    writer.enqueue(a, savedSessions.pending(a, revision: 1), save: savedSessions.save)
+    try await waitUntil { savedSessions.batches.value.count == 1 }
     // While the first write hangs, three states of two sessions arrive (and a stale one).
-    writer.enqueue(b, archive.pending(b, revision: 1), save: archive.save)
-    writer.enqueue(c, archive.pending(c, revision: 4), save: archive.save)
-    writer.enqueue(b, archive.pending(b, revision: 2), save: archive.save)
-    writer.enqueue(b, archive.pending(b, revision: 1), save: archive.save)
-    archive.release()
-    try await waitUntil { archive.written.value.count == 3 }
-    #expect(archive.batches.value == [[a: 1], [b: 2, c: 4]])
-    #expect(archive.written.value == [a: [1], b: [2], c: [4]])
+    writer.enqueue(b, savedSessions.pending(b, revision: 1), save: savedSessions.save)
+    writer.enqueue(c, savedSessions.pending(c, revision: 4), save: savedSessions.save)
+    writer.enqueue(b, savedSessions.pending(b, revision: 2), save: savedSessions.save)
+    writer.enqueue(b, savedSessions.pending(b, revision: 1), save: savedSessions.save)
+    savedSessions.release()
+    try await waitUntil { savedSessions.written.value.count == 3 }
+    #expect(savedSessions.batches.value == [[a: 1], [b: 2, c: 4]])
+    #expect(savedSessions.written.value == [a: [1], b: [2], c: [4]])
     // With nothing on its way, the next state is written at once, alone.
-    writer.enqueue(a, archive.pending(a, revision: 2), save: archive.save)
-    try await waitUntil { archive.written.value[a] == [1, 2] }
-    #expect(archive.batches.value.last == [a: 2])
+    writer.enqueue(a, savedSessions.pending(a, revision: 2), save: savedSessions.save)
+    try await waitUntil { savedSessions.written.value[a] == [1, 2] }
+    #expect(savedSessions.batches.value.last == [a: 2])
   }
 
   @Test func aFailedWriteIsReportedToEverySessionInIt() async throws {
     let failures = LockIsolated<[SessionID: String]>([:])
-    let writer = ArchiveWriter()
+    let writer = SessionSaver()
     let ids = [SessionID(), SessionID()]
     for id in ids {
       writer.enqueue(
         id,
-        ArchiveWriter.Pending(
+        SessionSaver.Pending(
           visitor: VisitorID(), holder: "copy", revision: 1,
-          kept: KeptState(ArchiveWriterTests.snapshot),
+          kept: AnyKeptState(SessionSaverTests.kept),
           written: { _, outcome in
             failures.withValue { $0[id] = "\(outcome)" }
           }),
-        save: { _ in throw ArchiveDown() })
+        save: { _ in throw SaveRefused() })
     }
     try await waitUntil { failures.value.count == 2 }
     #expect(
       failures.value.values.allSatisfy {
-        $0 == "\(ArchiveWriter.Outcome.failed(ArchiveDown()))"
+        $0 == "\(SessionSaver.Outcome.failed(SaveRefused()))"
       })
   }
 

@@ -121,6 +121,17 @@ let featureTargets: [Target] = features.flatMap { feature -> [Target] in
         path: "Modules/Frontends/Adapters/\(feature.name)/\(frontEnd)",
         resources: frontEnd == "Web" ? [.copy("Public")] : nil)
     }
+    // Each web adapter's tests: its section served alone, over HTTP in process (WebAdapterTesting),
+    // built without the app and the other features.
+    + feature.frontEnds.filter { $0 == "Web" }.map { frontEnd in
+      .testTarget(
+        name: feature.name + frontEnd + "Tests",
+        dependencies: [
+          .byName(name: feature.name + frontEnd), .byName(name: feature.module), "WebFrontend",
+          "WebAdapterTesting", "ComposableArchitecture",
+        ] + uses,
+        path: "Tests/Adapters/\(feature.name)/\(frontEnd)")
+    }
 }
 
 // MARK: - Previews
@@ -330,6 +341,18 @@ let package = Package(
       name: "SessionTestWriter",
       dependencies: ["ComposableArchitecture", "ComposableRecording"],
       path: "Modules/Support/SessionTestWriter"
+    ),
+    // Test support: a feature's web adapter served alone, in process, and the promises every
+    // adapter keeps (its adapter test target uses it).
+    .target(
+      name: "WebAdapterTesting",
+      dependencies: [
+        "ComposableArchitecture", "JSON", "WebFrontend", "WebHTTP", "WebSessions", "WebRoutes",
+        logging, .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ],
+      path: "Modules/Support/WebAdapterTesting"
     ),
     // Test support: a real HTTP/1.1 server on 127.0.0.1 serving canned responses.
     .target(

@@ -22,8 +22,8 @@ public struct Violation: Equatable, Sendable, CustomStringConvertible {
 ///
 /// - only the composition root (a library under `Apps/`), tools (`Tools/`) and tests depend on
 ///   live modules — `*Live`, `*Offline` and the live plumbing (`Live*`) — and previews on offline
-///   ones; only the composition root, previews, adapters and tests on front ends and their
-///   adapters; only executables (`Apps/`) and tests on the composition root; only tools and tests
+///   ones; only the composition root, previews, adapters, support modules and tests on front
+///   ends and their adapters; only executables (`Apps/`) and tests on the composition root; only tools and tests
 ///   on tools;
 /// - an executable depends only on the composition root;
 /// - a preview (`Apps/Previews/<name>`) depends on the runtime, features, client interfaces,
@@ -162,7 +162,10 @@ public struct BoundaryRules: Sendable {
       // A front end in layers (the web front end's JSON, HTTP, sessions, routes): one module
       // of a front end's core on another; SwiftPM refuses a cycle between them.
       if sourceKind == .frontend, destinationKind == .frontend { return nil }
-      return "only the composition root, previews, adapters and tests may depend on a front end"
+      // Test support (a feature's web adapter served alone for its tests).
+      if sourceKind == .other { return nil }
+      return "only the composition root, previews, adapters, support and tests may depend on a "
+        + "front end"
     }
     if destinationKind == .compositionRoot {
       return "only executables (Apps/) and tests may depend on the composition root"

@@ -71,8 +71,8 @@ struct BoundaryRulesTests {
     (
       "feature-depends-on-frontend",
       [
-        "AppFeature -> TerminalFrontend: only the composition root, previews, adapters and tests "
-          + "may depend on a front end"
+        "AppFeature -> TerminalFrontend: only the composition root, previews, adapters, support "
+          + "and tests may depend on a front end"
       ]
     ),
     (
@@ -150,8 +150,8 @@ struct BoundaryRulesTests {
     (
       "feature-depends-on-adapter",
       [
-        "CounterFeature -> SearchTerminal: only the composition root, previews, adapters and "
-          + "tests may depend on a front end"
+        "CounterFeature -> SearchTerminal: only the composition root, previews, adapters, "
+          + "support and tests may depend on a front end"
       ]
     ),
     (

@@ -2,6 +2,7 @@
 keys, wait for text."""
 
 import os
+import pathlib
 import subprocess
 import time
 
@@ -23,8 +24,11 @@ class Tmux:
         return Pane(self, name)
 
     def stop(self):
-        """Ends this run's server (only ever this one: it is named after this process)."""
+        """Ends this run's server (only ever this one: it is named after this process) and
+        removes its socket, which tmux leaves behind when its server exits."""
         self("kill-server")
+        folder = pathlib.Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+        (folder / self.socket).unlink(missing_ok=True)
 
 
 class Pane:

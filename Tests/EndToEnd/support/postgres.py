@@ -31,8 +31,13 @@ class LocalPostgres:
         return result.stdout
 
     def start(self):
-        """Starts the server; its URL (the `postgres` database, as the user `app`)."""
-        self.admin_url = self.run("start").strip().splitlines()[-1]
+        """Starts the server; its URL (the `postgres` database, as the user `app`). A start that
+        fails leaves no server and no folder behind."""
+        try:
+            self.admin_url = self.run("start").strip().splitlines()[-1]
+        except AssertionError:
+            subprocess.run([self.tool, "stop", self.folder], capture_output=True)
+            raise
         return self.admin_url
 
     def create_database(self, name):

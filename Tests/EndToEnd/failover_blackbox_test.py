@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Black-box check: an acknowledged action is kept while sessions move between instances.
 
 Written from docs/deployment.md and docs/server.md alone, without reading the server's code: it
@@ -6,7 +5,7 @@ checks the documented promise, not the implementation's idea of it.
 
 docs/deployment.md promises that a 2xx answer to an action means the change is kept, also when
 several `app-server` instances share one PostgreSQL database behind HAProxy and sessions move
-from one instance to another. This script checks that promise from the outside:
+from one instance to another. This file checks that promise from the outside:
 
 - a throwaway PostgreSQL (Tools/local-postgres), two instances `a` and `b`, and HAProxy with the
   configuration of docs/deployment.md on loopback ports, plus an admin socket and a stats page;
@@ -23,9 +22,12 @@ increments sent; at the end each session's count must be at least the highest ac
 at least its first count plus its number of 2xx answers (each acknowledged increment adds one,
 even when later increments hid a loss) and at most its first count plus the increments sent.
 
+The schedule runs once for the file, with every visitor at the same time; then each visitor's
+session is a test of its own (`test_a_session_keeps_every_acknowledged_increment[visitor7]`).
+
 Environment (all optional):
-  APP_SERVER       the app-server binary (default: this checkout's debug build, built when
-                   missing)
+  APP_SERVER       the app-server binary (default: APP_BIN_DIR's, else this checkout's debug
+                   build, built when missing)
   LOCAL_POSTGRES   Tools/local-postgres (default: the one of this checkout)
   SEED             seed of the fault schedule and the visitors' pauses (default: random)
   VISITORS         number of visitors (default 30)
@@ -34,8 +36,6 @@ Environment (all optional):
                    db-pause, flap, round-trip, outage-readiness, outage-kill, outage-db)
   WORK_DIR         folder for logs and the database (default: a new temporary folder)
   KEEP_WORK_DIR    1 to keep the work folder even when every session passed
-
-Exit status: 0 when every session passed, 1 on any violation, 2 when the setup failed.
 """
 
 import http.client
@@ -43,17 +43,22 @@ import json
 import os
 import random
 import shutil
-import signal
-import socket
-import subprocess
 import sys
+import pathlib
 import tempfile
 import threading
 import time
-import urllib.parse
+import types
+
+import pytest
+
+from support.haproxy import HAProxy
+from support.postgres import LOCAL_POSTGRES, LocalPostgres
+from support.servers import Services, free_port
 
 SERVERS = ("a", "b")
 START = time.monotonic()
+VISITORS = int(os.environ.get("VISITORS", "30"))
 
 
 def now():
@@ -62,28 +67,6 @@ def now():
 
 def log(message):
     print(f"[{now():7.2f}s] {message}", flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def default_local_postgres():
-    """Tools/local-postgres of this checkout."""
-    return os.path.join(ROOT, "Tools", "local-postgres")
-
-
-def default_app_server():
-    """This checkout's debug app-server, built when it is missing."""
-    path = os.path.join(ROOT, ".build", "debug", "app-server")
-    if not os.path.exists(path):
-        subprocess.run(["swift", "build", "--product", "app-server"], cwd=ROOT, check=True)
-    return path
 
 
 class SetupError(Exception):
@@ -95,88 +78,48 @@ class SetupError(Exception):
 
 
 class Cluster:
-    def __init__(self, work_dir, app_server, local_postgres):
+    def __init__(self, work_dir, services, local_postgres):
         self.work_dir = work_dir
-        self.app_server = app_server
-        self.local_postgres = local_postgres
-        self.pg_dir = os.path.join(work_dir, "postgres")
+        self.services = services
+        self.postgres = LocalPostgres(local_postgres, os.path.join(work_dir, "postgres"))
+        self.haproxy = HAProxy(work_dir)
         self.pg_started = False
-        self.pg_paused = False
         self.database_url = None
         self.ports = {name: free_port() for name in SERVERS}
         self.front_port = free_port()
         self.stats_port = free_port()
-        self.socket_path = os.path.join(work_dir, "haproxy.sock")
-        self.processes = {}
-        self.haproxy = None
+        self.instances = {}
         self.holds = {}  # server -> threading.Event that ends a held "health down"
 
     # PostgreSQL ------------------------------------------------------------------------------
 
     def start_postgres(self):
-        out = self._pg("start")
-        admin_url = out.strip().splitlines()[-1]
+        self.postgres.start()
         self.pg_started = True
-        subprocess.run(["psql", admin_url, "-v", "ON_ERROR_STOP=1", "-q",
-                        "-c", "CREATE DATABASE owner_check"], check=True,
-                       stdout=subprocess.DEVNULL)
-        parts = urllib.parse.urlsplit(admin_url)
-        self.database_url = urllib.parse.urlunsplit(parts._replace(path="/owner_check"))
+        self.database_url = self.postgres.create_database("owner_check")
         log(f"PostgreSQL: {self.database_url}")
 
     def pause_postgres(self):
-        self._pg("pause")
-        self.pg_paused = True
+        self.postgres.pause()
 
     def resume_postgres(self):
-        self._pg("resume")
-        self.pg_paused = False
-
-    def _pg(self, verb):
-        result = subprocess.run([self.local_postgres, verb, self.pg_dir],
-                                capture_output=True, text=True)
-        if result.returncode != 0:
-            raise SetupError(f"local-postgres {verb} failed: {result.stderr.strip()}")
-        return result.stdout
+        self.postgres.resume()
 
     # Instances -------------------------------------------------------------------------------
 
-    def start_instance(self, name, wait=True):
-        log_file = open(os.path.join(self.work_dir, f"app-server-{name}.log"), "a")
-        log_file.write(f"--- started at {now():.2f}s\n")
-        log_file.flush()
-        self.processes[name] = subprocess.Popen(
-            [self.app_server, "--offline", "--host", "127.0.0.1", "--port", str(self.ports[name]),
-             "--trusted-proxy", "127.0.0.1", "--database-url", self.database_url,
-             "--log-level", "warning", "--sessions-per-minute", "100000",
-             "--actions-per-second", "100000", "--reads-per-second", "100000"],
-            stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT)
-        log_file.close()
-        if wait:
-            self.wait_healthy(name)
-
-    def wait_healthy(self, name, timeout=60):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.processes[name].poll() is not None:
-                raise SetupError(f"instance {name} exited with status "
-                                 f"{self.processes[name].returncode}; see its log")
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.ports[name], timeout=2)
-                conn.request("GET", "/healthz")
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    return
-                conn.close()
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise SetupError(f"instance {name} did not answer /healthz within {timeout} s")
+    def start_instance(self, name):
+        """Instance `name`, once it answers /healthz (60 s at most)."""
+        log_path = self.work_dir / f"app-server-{name}.log"
+        with open(log_path, "a") as log_file:
+            log_file.write(f"--- started at {now():.2f}s\n")
+        self.instances[name] = self.services.app_server(
+            "--offline", "--trusted-proxy", "127.0.0.1", "--database-url", self.database_url,
+            "--log-level", "warning", "--sessions-per-minute", "100000",
+            "--actions-per-second", "100000", "--reads-per-second", "100000",
+            port=self.ports[name], log=log_path, stop_by="kill")
 
     def kill_instance(self, name):
-        process = self.processes[name]
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        self.instances[name].kill()
 
     # HAProxy ---------------------------------------------------------------------------------
 
@@ -185,7 +128,7 @@ class Cluster:
             f"    server {name} 127.0.0.1:{self.ports[name]} check cookie {name}" for name in SERVERS)
         return f"""\
 global
-    stats socket {self.socket_path} mode 600 level admin
+    stats socket {self.haproxy.socket} mode 600 level admin
 
 defaults
     mode http
@@ -222,41 +165,19 @@ listen stats
 """
 
     def start_haproxy(self):
-        path = os.path.join(self.work_dir, "haproxy.cfg")
-        with open(path, "w") as f:
-            f.write(self.haproxy_config())
-        log_file = open(os.path.join(self.work_dir, "haproxy.log"), "w")
-        self.haproxy = subprocess.Popen(["haproxy", "-db", "-f", path], stdin=subprocess.DEVNULL,
-                                        stdout=log_file, stderr=subprocess.STDOUT)
-        log_file.close()
-        deadline = time.monotonic() + 10
-        while not os.path.exists(self.socket_path):
-            if self.haproxy.poll() is not None or time.monotonic() > deadline:
-                raise SetupError("HAProxy did not start; see haproxy.log")
-            time.sleep(0.05)
+        self.haproxy.start(self.haproxy_config())
         log(f"HAProxy: http://127.0.0.1:{self.front_port}/, "
             f"stats http://127.0.0.1:{self.stats_port}/")
 
     def admin(self, command):
-        with socket.socket(socket.AF_UNIX) as s:
-            s.settimeout(5)
-            s.connect(self.socket_path)
-            s.sendall(command.encode() + b"\n")
-            chunks = []
-            while chunk := s.recv(65536):
-                chunks.append(chunk)
-        answer = b"".join(chunks).decode().strip()
+        answer = self.haproxy.admin(command)
         if answer and not command.startswith("show"):
             raise SetupError(f"HAProxy refused {command!r}: {answer}")
         return answer
 
     def statuses(self):
         """Server name -> HAProxy's status ("UP", "DOWN", "MAINT", "UP 1/2", ...)."""
-        lines = self.admin("show stat").splitlines()
-        header = lines[0].lstrip("# ").split(",")
-        status = header.index("status")
-        rows = (line.split(",") for line in lines[1:] if line.startswith("app,"))
-        return {row[1]: row[status] for row in rows if row[1] in SERVERS}
+        return self.haproxy.statuses()
 
     def wait_up(self, names=SERVERS, timeout=30):
         deadline = time.monotonic() + timeout
@@ -295,15 +216,10 @@ listen stats
     def stop(self):
         for stop in self.holds.values():
             stop.set()
-        for process in list(self.processes.values()) + [self.haproxy]:
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait()
+        self.services.finish()
+        self.haproxy.stop()
         if self.pg_started:
-            result = subprocess.run([self.local_postgres, "stop", self.pg_dir],
-                                    capture_output=True, text=True)
-            if result.returncode != 0:
-                print(f"local-postgres stop: {result.stderr.strip()}", file=sys.stderr)
+            self.postgres.stop()
 
 
 # --------------------------------------------------------------------------------------------
@@ -654,50 +570,44 @@ def report(visitors, executed, seed, work_dir):
             print(f"  ... and {len(v.violations) - 5} more")
     if failed:
         print(f"\nlogs: {work_dir}")
-    print(f"\n{len(visitors) - len(failed)} passed, {len(failed)} failed")
     return not failed
 
 
-def main():
-    seed = int(os.environ.get("SEED") or random.SystemRandom().randrange(1, 10**9))
-    visitors_wanted = int(os.environ.get("VISITORS", "30"))
-    fault_seconds = float(os.environ.get("FAULT_SECONDS", "45"))
+def schedule_kinds():
+    """The kinds of fault FAULT_KINDS names (all of them unless set)."""
     kinds = [k for k in os.environ.get("FAULT_KINDS", ",".join(FAULT_KINDS)).split(",") if k]
     if not kinds or any(kind not in FAULT_KINDS for kind in kinds):
-        print(f"FAULT_KINDS: expected some of {','.join(FAULT_KINDS)}", file=sys.stderr)
-        return 2
-    app_server = os.environ.get("APP_SERVER") or default_app_server()
-    local_postgres = os.environ.get("LOCAL_POSTGRES") or default_local_postgres()
+        pytest.fail(f"FAULT_KINDS: expected some of {','.join(FAULT_KINDS)}", pytrace=False)
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def run(binaries, notes):
+    """The whole run: the cluster, the visitors and the fault schedule; each visitor's verdict is
+    read by its test afterwards."""
+    seed = int(os.environ.get("SEED") or random.SystemRandom().randrange(1, 10**9))
+    fault_seconds = float(os.environ.get("FAULT_SECONDS", "45"))
+    kinds = schedule_kinds()
+    local_postgres = os.environ.get("LOCAL_POSTGRES") or LOCAL_POSTGRES
     work_dir = os.environ.get("WORK_DIR") or tempfile.mkdtemp(prefix="owner-check-")
     os.makedirs(work_dir, exist_ok=True)
     os.chmod(work_dir, 0o755)  # local-postgres runs the cluster as `postgres` when root
-    print(f"seed {seed} (SEED={seed} reruns this schedule); app-server {app_server}; "
-          f"work folder {work_dir}", flush=True)
-    for tool in ("haproxy", "psql"):
-        if shutil.which(tool) is None:
-            print(f"{tool} is not installed", file=sys.stderr)
-            return 2
-    if not os.access(app_server, os.X_OK):
-        print(f"no app-server binary at {app_server} (APP_SERVER)", file=sys.stderr)
-        return 2
-
-    def interrupted(signum, frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    signal.signal(signal.SIGTERM, interrupted)
+    work_dir = pathlib.Path(work_dir)
+    notes(f"failover black box: seed {seed} (SEED={seed} reruns this schedule); "
+          f"app-server {binaries.app_server}; work folder {work_dir}")
 
     rng = random.Random(seed)
     schedule = make_schedule(rng, kinds)
-    cluster = Cluster(work_dir, app_server, local_postgres)
+    cluster = Cluster(work_dir, Services(binaries, work_dir), local_postgres)
     visitors, threads, executed = [], [], []
     stop = threading.Event()
-    ok = False
     try:
         cluster.start_postgres()
         for name in SERVERS:
             cluster.start_instance(name)
         cluster.start_haproxy()
         cluster.wait_up()
-        visitors = [Visitor(i, cluster.front_port, rng.random()) for i in range(visitors_wanted)]
+        visitors = [Visitor(i, cluster.front_port, rng.random()) for i in range(VISITORS)]
         for v in visitors:
             v.create()
         threads = [threading.Thread(target=v.run, args=(stop,), daemon=True) for v in visitors]
@@ -726,22 +636,38 @@ def main():
         for v in visitors:
             v.close()
             v.read_final()
-        ok = report(visitors, executed, seed, work_dir)
-        return 0 if ok else 1
-    except (SetupError, subprocess.CalledProcessError) as error:
-        print(f"\nsetup failed: {error}\nlogs: {work_dir}", file=sys.stderr)
+    except BaseException:
         if visitors:
             report(visitors, executed, seed, work_dir)
-        return 2
-    except KeyboardInterrupt as error:
-        print(f"\ninterrupted ({error}); logs: {work_dir}", file=sys.stderr)
-        return 2
+        notes(f"failover black box: logs in {work_dir}")
+        raise
     finally:
         stop.set()
         cluster.stop()
-        if ok and not os.environ.get("KEEP_WORK_DIR") and not os.environ.get("WORK_DIR"):
-            shutil.rmtree(work_dir, ignore_errors=True)
+    passed = report(visitors, executed, seed, work_dir)
+    notes(f"failover black box: seed {seed}, {len(executed)} faults, "
+          f"{sum(v.acks for v in visitors)} acknowledged increments, "
+          f"{sum(len(v.violations) for v in visitors)} violations")
+    yield types.SimpleNamespace(seed=seed, visitors=visitors, work_dir=work_dir)
+    if passed and not os.environ.get("KEEP_WORK_DIR") and not os.environ.get("WORK_DIR"):
+        shutil.rmtree(work_dir, ignore_errors=True)
+    else:
+        notes(f"failover black box: logs in {work_dir}")
+
+
+@pytest.mark.parametrize("number", range(VISITORS), ids=lambda number: f"visitor{number}")
+def test_a_session_keeps_every_acknowledged_increment(number, run):
+    v = run.visitors[number]
+    lines = [f"seed {run.seed} (SEED={run.seed} reruns this schedule); logs in {run.work_dir}",
+             f"visitor {v.number} (SERVERID path {'->'.join(v.servers_seen)}; sent {v.sent}, "
+             f"base {v.base}, highest acknowledged {v.max_ack}, final {v.final}):"]
+    for index, message in v.violations[:5]:
+        lines.append(f"  VIOLATION: {message}")
+        lines.extend(f"    {line}" for line in context(v.history, index))
+    if len(v.violations) > 5:
+        lines.append(f"  ... and {len(v.violations) - 5} more")
+    assert not v.violations, "\n".join(lines)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pytest.main([__file__, *sys.argv[1:]]))

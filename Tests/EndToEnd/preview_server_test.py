@@ -1,77 +1,27 @@
-#!/usr/bin/env python3
 """End-to-end tests of preview-server: each feature's section of the web page served alone, in
-headless Chromium, by the built binary (.build/debug/preview-server; built if missing) on a free
-port of 127.0.0.1; its command line; and what it links.
+headless Chromium, by the built binary on a port it chooses on 127.0.0.1; its command line; and
+what it links.
 
-Each check starts its own server and stops it at the end. A failed check prints the page's
-address, its console and saves a screenshot next to the report.
+Each test starts its own server and stops it at the end. A failed test prints the page's address
+and its console, and saves a screenshot (the path is in the report).
 """
 
 import json
-import pathlib
-import re
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 
+import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-import runner
-from web_browser_test import make_driver, page_state as state
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "debug" / "preview-server"
-SHOTS = pathlib.Path(tempfile.mkdtemp(prefix="preview-server-e2e-"))
+from support.browser import console_errors, live, page_state as state, wait
 
 
-def ensure_binary():
-    if not BINARY.exists():
-        subprocess.run(["swift", "build", "--product", "preview-server"], cwd=ROOT, check=True)
-
-
-class Server:
-    """A preview server of one feature, started on a free port; its address is the line it prints."""
-
-    def __init__(self, feature, *extra):
-        self.process = subprocess.Popen(
-            [str(BINARY), "--feature", feature, "--port", "0", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        line = self.process.stdout.readline()
-        match = re.search(r"on (http://127\.0\.0\.1:\d+/)", line)
-        if not match:
-            self.process.kill()
-            raise AssertionError(f"preview-server did not say where it listens: {line!r}")
-        self.base = match.group(1)
-        self.feature = feature
-
-    def get(self, path):
-        try:
-            with urllib.request.urlopen(self.base + path.lstrip("/"), timeout=10) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            raise AssertionError("preview-server did not stop on SIGTERM")
-
-
-def wait(driver, condition, what, timeout=20):
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition())
-    except Exception:
-        raise AssertionError(f"timed out waiting for {what}")
-
-
-def live(driver):
-    wait(driver, lambda: driver.find_element(By.ID, "connection").text == "live", "the session")
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory, notes):
+    """Where the screenshots of each feature's page go, for a person to look at."""
+    folder = tmp_path_factory.mktemp("preview-server-screenshots")
+    notes(f"preview-server: screenshots in {folder}")
+    return folder
 
 
 def by_id(driver, element_id):
@@ -88,23 +38,18 @@ def page_frame(driver, title, section):
     assert sections[0].is_displayed()
 
 
-def console_errors(driver, seen):
-    seen.extend(driver.get_log("browser"))
-    return [entry["message"] for entry in seen if entry["level"] == "SEVERE"]
-
-
-def run_in_browser(feature, check, *extra):
-    server = Server(feature, *extra)
-    driver = make_driver()
+def run_in_browser(services, browsers, shots, feature, check, *extra):
+    server = services.preview_server(feature, *extra)
+    driver = browsers.new()
     console = []
     try:
-        driver.get(server.base)
+        driver.get(server.url)
         live(driver)
         check(driver, server)
         errors = console_errors(driver, console)
         assert not errors, f"the page logged errors: {errors}"
     except Exception:
-        shot = SHOTS / f"{feature}-failed.png"
+        shot = shots / f"{feature}-failed.png"
         driver.save_screenshot(str(shot))
         print(f"  at {driver.current_url}; screenshot {shot}")
         console_errors(driver, console)
@@ -118,10 +63,10 @@ def run_in_browser(feature, check, *extra):
 
 # --- tests ------------------------------------------------------------------------------------
 
-def test_counter_alone_counts_fetches_a_fact_and_keeps_its_state_across_a_reload():
+def test_counter_alone_counts_fetches_a_fact_and_keeps_its_state_across_a_reload(services, browsers, shots):
     def check(driver, server):
         page_frame(driver, "Counters — preview", "counters")
-        assert driver.current_url == server.base + "counters", driver.current_url
+        assert driver.current_url == server.url + "counters", driver.current_url
         by_id(driver, "add-counter").click()
         card = lambda: driver.find_element(By.CSS_SELECTOR, "#counter-list .counter")
         wait(driver, lambda: card().find_element(By.CSS_SELECTOR, ".count").text == "0", "a counter")
@@ -131,15 +76,15 @@ def test_counter_alone_counts_fetches_a_fact_and_keeps_its_state_across_a_reload
         card().find_element(By.CSS_SELECTOR, '[data-do="counter.fact"]').click()
         wait(driver, lambda: card().find_element(By.CSS_SELECTOR, ".fact").text.startswith("3 "),
              "the offline fact about 3")
-        driver.save_screenshot(str(SHOTS / "counter.png"))
+        driver.save_screenshot(str(shots / "counter.png"))
         driver.refresh()
         live(driver)
         wait(driver, lambda: card().find_element(By.CSS_SELECTOR, ".count").text == "3",
              "the same session after a reload")
-    run_in_browser("counter", check)
+    run_in_browser(services, browsers, shots, "counter", check)
 
 
-def test_search_alone_finds_a_place_offline_and_shows_its_estimate():
+def test_search_alone_finds_a_place_offline_and_shows_its_estimate(services, browsers, shots):
     def check(driver, server):
         page_frame(driver, "Search — preview", "search")
         by_id(driver, "search-query").send_keys("Berlin")
@@ -150,11 +95,11 @@ def test_search_alone_finds_a_place_offline_and_shows_its_estimate():
              and by_id(driver, "forecast-estimate").is_displayed()
              and by_id(driver, "forecast-table").text != "", "the offline estimate")
         assert by_id(driver, "forecast-title").text == "Forecast for Berlin"
-        driver.save_screenshot(str(SHOTS / "search.png"))
-    run_in_browser("search", check)
+        driver.save_screenshot(str(shots / "search.png"))
+    run_in_browser(services, browsers, shots, "search", check)
 
 
-def test_settings_alone_binds_its_form_and_resets_after_asking():
+def test_settings_alone_binds_its_form_and_resets_after_asking(services, browsers, shots):
     def check(driver, server):
         page_frame(driver, "Settings — preview", "settings")
         name = by_id(driver, "setting-displayName")
@@ -172,10 +117,10 @@ def test_settings_alone_binds_its_form_and_resets_after_asking():
              == state(driver)["settings"]["displayName"], "the form showing the reset name")
         # The preview's state is the feature's alone: no greeting, no tab.
         assert "header" not in state(driver) and "selectedTab" not in state(driver)
-    run_in_browser("settings", check)
+    run_in_browser(services, browsers, shots, "settings", check)
 
 
-def test_episodes_alone_favorites_and_pushes_screens_with_addresses_of_their_own():
+def test_episodes_alone_favorites_and_pushes_screens_with_addresses_of_their_own(services, browsers, shots):
     def check(driver, server):
         page_frame(driver, "Episodes — preview", "episodes")
         rows = lambda: driver.find_elements(By.CSS_SELECTOR, "#episode-list .episode")
@@ -189,28 +134,28 @@ def test_episodes_alone_favorites_and_pushes_screens_with_addresses_of_their_own
         wait(driver, lambda: by_id(driver, "episode-screen").is_displayed(), "the episode screen")
         assert by_id(driver, "screen-title").text == title
         episode_id = state(driver)["episodeScreens"][0]["id"].lower()
-        wait(driver, lambda: driver.current_url == server.base + "episodes/" + episode_id,
+        wait(driver, lambda: driver.current_url == server.url + "episodes/" + episode_id,
              "the screen's address")
-        driver.save_screenshot(str(SHOTS / "episodes.png"))
+        driver.save_screenshot(str(shots / "episodes.png"))
         driver.back()
         wait(driver, lambda: not by_id(driver, "episode-screen").is_displayed()
-             and driver.current_url == server.base + "episodes", "Back to the list")
+             and driver.current_url == server.url + "episodes", "Back to the list")
         # A shared link to the screen opens it in a new session.
         driver.delete_all_cookies()
-        driver.get(server.base + "episodes/" + episode_id)
+        driver.get(server.url + "episodes/" + episode_id)
         live(driver)
         wait(driver, lambda: by_id(driver, "episode-screen").is_displayed()
              and by_id(driver, "screen-title").text == title, "the linked screen")
-    run_in_browser("episodes", check, "--favorite-failure-rate", "0")
+    run_in_browser(services, browsers, shots, "episodes", check, "--favorite-failure-rate", "0")
 
 
-def test_a_preview_serves_its_feature_and_nothing_of_the_others():
+def test_a_preview_serves_its_feature_and_nothing_of_the_others(services):
     expected = {
         "counter": ("counters", "counter.add"), "search": ("search", "search.query"),
         "settings": ("settings", "settings.set"), "episodes": ("episodes", "episode.open"),
     }
     for feature, (section, action) in expected.items():
-        server = Server(feature)
+        server = services.preview_server(feature)
         try:
             status, actions = server.get("/api/actions")
             types = {entry["type"] for entry in json.loads(actions)}
@@ -229,8 +174,8 @@ def test_a_preview_serves_its_feature_and_nothing_of_the_others():
             server.stop()
 
 
-def test_the_command_line_names_the_features_and_refuses_others():
-    listing = subprocess.run([str(BINARY), "--help"], capture_output=True, text=True, timeout=30)
+def test_the_command_line_names_the_features_and_refuses_others(binaries):
+    listing = subprocess.run([str(binaries.preview_server), "--help"], capture_output=True, text=True, timeout=30)
     assert listing.returncode == 0, listing
     assert "(values: counter, search, settings, episodes)" in " ".join(listing.stdout.split())
     for arguments, message in [
@@ -239,13 +184,13 @@ def test_the_command_line_names_the_features_and_refuses_others():
         (["--feature", "counter", "--port", "70000"], "--port must be in 0...65535"),
         (["--feature", "episodes", "--favorite-failure-rate", "2"], "between 0 and 1"),
     ]:
-        result = subprocess.run([str(BINARY), *arguments], capture_output=True, text=True, timeout=30)
+        result = subprocess.run([str(binaries.preview_server), *arguments], capture_output=True, text=True, timeout=30)
         assert result.returncode == 64, (arguments, result)
         assert message in result.stderr, (arguments, result.stderr)
 
 
-def test_it_links_the_web_front_end_but_neither_storage_nor_the_apps_composition():
-    symbols = subprocess.run(["nm", "--demangle", "--defined-only", str(BINARY)],
+def test_it_links_the_web_front_end_but_neither_storage_nor_the_apps_composition(binaries):
+    symbols = subprocess.run(["nm", "--demangle", "--defined-only", str(binaries.preview_server)],
                              capture_output=True, text=True, check=True).stdout
     for module in ["Hummingbird", "WebFrontend", "CounterWeb", "EpisodesWeb"]:
         assert module in symbols, f"{module} is expected in preview-server"
@@ -253,11 +198,5 @@ def test_it_links_the_web_front_end_but_neither_storage_nor_the_apps_composition
         assert module + "." not in symbols, f"preview-server links {module}"
 
 
-def main():
-    ensure_binary()
-    print(f"screenshots go to {SHOTS}", flush=True)
-    return runner.run_tests(globals())
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pytest.main([__file__, *sys.argv[1:]]))

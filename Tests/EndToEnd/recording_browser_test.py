@@ -9,47 +9,19 @@ import re
 import subprocess
 import sys
 import tempfile
-import urllib.request
 
+import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-import runner
-from preview_server_test import console_errors, live, wait
-from web_browser_test import make_driver
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "debug" / "app-server"
-CLI = ROOT / ".build" / "debug" / "app-cli"
-SHOTS = pathlib.Path(tempfile.mkdtemp(prefix="recording-browser-e2e-"))
+from support.browser import console_errors, fetch, live, panel_text, wait
 
 
-class Server:
-    """app-server on a free port, offline, keeping nothing."""
-
-    def __init__(self, *extra):
-        self.process = subprocess.Popen(
-            [str(BINARY), "--offline", "--database", ":memory:", "--port", "0", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        for line in self.process.stdout:
-            match = re.search(r"listening on (http://127\.0\.0\.1:\d+/)", line)
-            if match:
-                self.base = match.group(1)
-                return
-        raise AssertionError("app-server did not say where it listens")
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=20)
-
-
-def fetch(driver, path, method="GET"):
-    """`path` fetched by the page (with its cookies): (status, body)."""
-    return tuple(driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        f"fetch({json.dumps(path)}, {{method: {json.dumps(method)}}})"
-        ".then(async r => done([r.status, await r.text()]));"))
+def start_server(services, *extra):
+    """app-server on a port it chooses, offline, keeping nothing."""
+    return services.app_server("--offline", "--database", ":memory:", *extra, port=0,
+                               stop_within=20)
 
 
 def listed_steps(driver):
@@ -58,17 +30,12 @@ def listed_steps(driver):
         "return [...document.querySelectorAll('#devtools-steps > li')].map(li => li.dataset.step)")
 
 
-def panel_text(driver):
-    return driver.execute_script(
-        "const p = document.getElementById('devtools'); return p && !p.hidden ? p.innerText : ''")
-
-
-def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
-    server = Server("--allow-recording")
-    driver = make_driver()
+def test_a_visitor_records_their_session_and_downloads_it_and_its_test(binaries, services, browsers, tmp_path):
+    server = start_server(services, "--allow-recording")
+    driver = browsers.new()
     console = []
     try:
-        driver.get(server.base + "counters?devtools")
+        driver.get(server.url + "counters?devtools")
         live(driver)
         wait(driver, lambda: "Not recording." in panel_text(driver), "the panel, not recording")
         # Nothing to download before recording starts.
@@ -89,7 +56,7 @@ def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
         assert ".counterList(.counters(.element(id: UUID(" in text, text
         assert "action: .incrementButtonTapped)))" in text, text
         assert re.search(r"\.counterList\.counters\[id: UUID\([0-9A-F]{8}…\)\]\.count = 3", text), text
-        driver.save_screenshot(str(SHOTS / "panel.png"))
+        driver.save_screenshot(str(tmp_path / "panel.png"))
 
         status, record = fetch(driver, "/api/session/recording/record")
         assert status == 200, (status, record)
@@ -101,7 +68,7 @@ def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
         with tempfile.TemporaryDirectory(prefix="web-record-") as folder:
             path = pathlib.Path(folder) / "session.jsonl"
             path.write_text(record)
-            replayed = subprocess.run([str(CLI), "replay", str(path)], capture_output=True,
+            replayed = subprocess.run([str(binaries.app_cli), "replay", str(path)], capture_output=True,
                                       text=True, timeout=120)
         assert replayed.returncode == 0, replayed
         assert replayed.stdout == "replay: every recorded state was reproduced (3 steps)\n", \
@@ -118,9 +85,9 @@ def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
             "RecordedSessionTests.swift"
 
         # Another visitor gets nothing of this session's recording.
-        other = make_driver()
+        other = browsers.new()
         try:
-            other.get(server.base)
+            other.get(server.url)
             live(other)
             status, body = fetch(other, "/api/session/recording/record")
             assert status == 404 and "not being recorded" in body, (status, body)
@@ -143,19 +110,19 @@ def test_a_visitor_records_their_session_and_downloads_it_and_its_test():
                   if "/api/session/recording" not in message]
         assert not errors, errors
     except Exception:
-        driver.save_screenshot(str(SHOTS / "failed.png"))
-        print(f"  screenshot {SHOTS / 'failed.png'}")
+        driver.save_screenshot(str(tmp_path / "failed.png"))
+        print(f"  screenshot {tmp_path / 'failed.png'}")
         raise
     finally:
         driver.quit()
         server.stop()
 
 
-def test_alt_shift_d_opens_the_panel_and_a_server_without_the_flag_records_nothing():
-    server = Server()
-    driver = make_driver()
+def test_alt_shift_d_opens_the_panel_and_a_server_without_the_flag_records_nothing(services, browsers):
+    server = start_server(services)
+    driver = browsers.new()
     try:
-        driver.get(server.base)
+        driver.get(server.url)
         live(driver)
         assert panel_text(driver) == ""
         ActionChains(driver).key_down(Keys.ALT).key_down(Keys.SHIFT).send_keys("d") \
@@ -172,12 +139,5 @@ def test_alt_shift_d_opens_the_panel_and_a_server_without_the_flag_records_nothi
         server.stop()
 
 
-def main():
-    for binary in (BINARY, CLI):
-        if not binary.exists():
-            subprocess.run(["swift", "build", "--product", binary.name], cwd=ROOT, check=True)
-    return runner.run_tests(globals())
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pytest.main([__file__, *sys.argv[1:]]))

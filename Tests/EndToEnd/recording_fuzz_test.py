@@ -14,7 +14,11 @@ built together and run three times, and removed afterwards.
 Every session prints its seed. A failing one is rerun alone with
 `Tools/recording-fuzz --seed S --terminal 1 --web 0` (`--terminal 0 --web 1` for a web seed),
 which sets this file's RECORDING_FUZZ_* variables; the records of a failing run are kept and
-their folder printed. Defaults: 20 terminal sessions of 40 keys, 5 web sessions of 30 actions.
+their folder noted. Defaults: 20 terminal sessions of 40 keys, 5 web sessions of 30 actions.
+
+The last test builds the repository's tests with the written ones (`swift build --build-tests`
+in this checkout: marked `builds`, minutes on 2 cores). The records and their replays are made
+by the first two tests; the other two continue from them.
 """
 
 import os
@@ -27,21 +31,16 @@ import sys
 import tempfile
 import time
 
+import pytest
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-import runner
-import terminal
-from preview_server_test import live, wait
-from recording_browser_test import Server, fetch, panel_text
-from web_browser_test import make_driver
+from support import ROOT
+from support.browser import fetch, live, panel_text, wait
+from support.order import continues
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-# Another build of app-cli may be measured (Tools/recording-fuzz --app-cli).
-CLI = pathlib.Path(os.environ.get("RECORDING_FUZZ_APP_CLI", ROOT / ".build" / "debug" / "app-cli"))
-SERVER = ROOT / ".build" / "debug" / "app-server"
 GENERATED = ROOT / "Tests" / "RecordingTests" / "Generated" / "Fuzz"
 SUITE_PREFIX = "RecordingFuzz"
 
@@ -60,9 +59,30 @@ KEYS = (["1", "2", "3", "4"] * 3 + ["Up", "Down", "Left", "Right"] * 3 + ["Enter
 PAUSES = [0, 0, 0.05, 0.1, 0.3, 0.6]
 WORDS = ["lon", "seo", "par", "new", "Ann", "x", ""]
 
-FOLDER = pathlib.Path(tempfile.mkdtemp(prefix="recording-fuzz-"))
-records = []  # (name, seed, path, steps) of every session recorded so far
-failures = []
+
+
+class Fuzz:
+    """What the file's tests share: the app-cli measured, the folder of the records, every
+    session recorded so far (name, seed, path, steps) and the failures found."""
+
+    def __init__(self, cli, folder):
+        self.cli = cli
+        self.folder = folder
+        self.records = []
+        self.failures = []
+
+
+@pytest.fixture(scope="module")
+def fuzz(binaries, notes, request):
+    # Another build of app-cli may be measured (Tools/recording-fuzz --app-cli).
+    cli = pathlib.Path(os.environ.get("RECORDING_FUZZ_APP_CLI") or binaries.app_cli)
+    state = Fuzz(cli, pathlib.Path(tempfile.mkdtemp(prefix="recording-fuzz-")))
+    failed_before = request.session.testsfailed
+    yield state
+    if state.failures or request.session.testsfailed > failed_before:
+        notes(f"recording fuzz: records kept in {state.folder}")
+    else:
+        shutil.rmtree(state.folder, ignore_errors=True)
 
 
 class Busy:
@@ -82,15 +102,15 @@ def steps_in(path):
     return sum(1 for line in path.read_text().splitlines() if line.startswith('{"step"'))
 
 
-def replay(path):
+def replay(fuzz, path):
     """`app-cli replay`: (exit status, everything it printed)."""
-    result = subprocess.run([str(CLI), "replay", str(path)], capture_output=True, text=True,
+    result = subprocess.run([str(fuzz.cli), "replay", str(path)], capture_output=True, text=True,
                             timeout=300)
     return result.returncode, (result.stdout + result.stderr).strip()
 
 
-def check_replays(name, seed, path, count):
-    verdicts = [replay(path) for _ in range(count)]
+def check_replays(fuzz, name, seed, path, count):
+    verdicts = [replay(fuzz, path) for _ in range(count)]
     exact = sum(code == 0 for code, _ in verdicts)
     wrong = "; ".join(f"{code}: {text.splitlines()[0][:100] if text else ''}"
                       for code, text in verdicts if code != 0)
@@ -104,20 +124,20 @@ def check_replays(name, seed, path, count):
             report.write_text(text + "\n")
             print("    " + "\n    ".join(text.splitlines()[:40]), flush=True)
     if exact != count:
-        failures.append(f"{name} seed {seed}: {wrong}")
+        fuzz.failures.append(f"{name} seed {seed}: {wrong}")
     return exact == count
 
 
 # Terminal sessions
 
 
-def terminal_session(seed):
+def terminal_session(fuzz, tmux, seed):
     chance = random.Random(seed)
-    home = FOLDER / f"home-{seed}"
+    home = fuzz.folder / f"home-{seed}"
     home.mkdir()
-    record = FOLDER / f"terminal-{seed}.jsonl"
-    pane = terminal.Pane(f"recording-fuzz-{seed}")
-    pane.start(f"env HOME={home} XDG_DATA_HOME={home} {CLI} --offline --record {record}",
+    record = fuzz.folder / f"terminal-{seed}.jsonl"
+    pane = tmux.pane(f"recording-fuzz-{seed}")
+    pane.start(f"env HOME={home} XDG_DATA_HOME={home} {fuzz.cli} --offline --record {record}",
                columns=110, rows=40)
     try:
         pane.wait_for("Counter", timeout=60)
@@ -136,17 +156,17 @@ def terminal_session(seed):
     return record
 
 
-def test_random_terminal_sessions_replay_exactly():
-    print(f"  {TERMINAL_SESSIONS} terminal sessions, {KEYS_PER_SESSION} keys each, "
-          f"seeds from {FIRST_SEED}", flush=True)
-    before = len(failures)
+def test_random_terminal_sessions_replay_exactly(fuzz, tmux, notes):
+    notes(f"recording fuzz: {TERMINAL_SESSIONS} terminal sessions, {KEYS_PER_SESSION} keys each, "
+          f"seeds from {FIRST_SEED}")
+    before = len(fuzz.failures)
     with Busy():
         for index in range(TERMINAL_SESSIONS):
             seed = FIRST_SEED + index
-            record = terminal_session(seed)
-            records.append(("terminal", seed, record, steps_in(record)))
-            check_replays("terminal", seed, record, REPLAYS)
-    assert len(failures) == before, failures[before:]
+            record = terminal_session(fuzz, tmux, seed)
+            fuzz.records.append(("terminal", seed, record, steps_in(record)))
+            check_replays(fuzz, "terminal", seed, record, REPLAYS)
+    assert len(fuzz.failures) == before, fuzz.failures[before:]
 
 
 # Web sessions
@@ -197,13 +217,14 @@ def web_action(driver, chance):
     return f"click {tag} {element.get_attribute('data-do') or element.text[:20]!r}"
 
 
-def web_session(seed, clicks):
+def web_session(fuzz, services, chromium, seed, clicks):
     chance = random.Random(seed)
-    server = Server("--allow-recording")
-    driver = make_driver()
+    server = services.app_server("--offline", "--database", ":memory:", "--allow-recording",
+                                 port=0, stop_within=20)
+    driver = chromium.driver()
     done = []
     try:
-        driver.get(server.base + "counters?devtools")
+        driver.get(server.url + "counters?devtools")
         live(driver)
         wait(driver, lambda: "Not recording." in panel_text(driver), "the developer panel")
         driver.find_element(By.ID, "devtools-toggle").click()
@@ -219,14 +240,14 @@ def web_session(seed, clicks):
         time.sleep(1)
         status, body = fetch(driver, "/api/session/recording/record")
         assert status == 200, (status, body)
-        record = FOLDER / f"web-{seed}.jsonl"
+        record = fuzz.folder / f"web-{seed}.jsonl"
         record.write_text(body)
         status, test = fetch(driver, "/api/session/recording/test")
         assert status == 200, (status, test)
-        (FOLDER / f"web-{seed}.swift").write_text(test)
+        (fuzz.folder / f"web-{seed}.swift").write_text(test)
         return record
     except Exception:
-        driver.save_screenshot(str(FOLDER / f"web-{seed}.png"))
+        driver.save_screenshot(str(fuzz.folder / f"web-{seed}.png"))
         print(f"  web seed {seed}: what the visitor did: {done}", flush=True)
         raise
     finally:
@@ -234,52 +255,56 @@ def web_session(seed, clicks):
         server.stop()
 
 
-def test_random_web_sessions_replay_exactly():
+def test_random_web_sessions_replay_exactly(fuzz, services, chromium, notes):
     first = FIRST_SEED + TERMINAL_SESSIONS
-    print(f"  {WEB_SESSIONS} web sessions, 30 actions each, seeds from {first}", flush=True)
-    before = len(failures)
+    notes(f"recording fuzz: {WEB_SESSIONS} web sessions, 30 actions each, seeds from {first}")
+    before = len(fuzz.failures)
     with Busy():
         for index in range(WEB_SESSIONS):
             seed = first + index
-            record = web_session(seed, clicks=30)
+            record = web_session(fuzz, services, chromium, seed, clicks=30)
             steps = steps_in(record)
             assert steps > 0, f"web seed {seed}: the record has no step"
-            records.append(("web", seed, record, steps))
-            check_replays("web", seed, record, REPLAYS)
-    assert len(failures) == before, failures[before:]
+            fuzz.records.append(("web", seed, record, steps))
+            check_replays(fuzz, "web", seed, record, REPLAYS)
+    assert len(fuzz.failures) == before, fuzz.failures[before:]
 
 
-def test_the_longest_record_replays_the_same_way_every_time():
-    assert records, "no session was recorded"
-    name, seed, path, steps = max(records, key=lambda entry: entry[3])
+@continues(test_random_terminal_sessions_replay_exactly, test_random_web_sessions_replay_exactly)
+def test_the_longest_record_replays_the_same_way_every_time(fuzz):
+    assert fuzz.records, "no session was recorded"
+    name, seed, path, steps = max(fuzz.records, key=lambda entry: entry[3])
     with Busy():
-        assert check_replays(name, seed, path, REPLAYS_OF_THE_LONGEST), failures[-1]
+        assert check_replays(fuzz, name, seed, path, REPLAYS_OF_THE_LONGEST), fuzz.failures[-1]
 
 
 # The tests written from the records
 
 
-def write_test(name, seed, path):
+def write_test(fuzz, name, seed, path):
     suite = f"{SUITE_PREFIX}{name.capitalize()}{seed}Tests"
     output = GENERATED / f"{suite}.swift"
     if name == "web":
         # The panel's download, as a developer would add it: only the suite's name changes.
-        source = (FOLDER / f"web-{seed}.swift").read_text()
+        source = (fuzz.folder / f"web-{seed}.swift").read_text()
         assert "struct RecordedSessionTests {" in source, source[:400]
         output.write_text(source.replace("struct RecordedSessionTests {", f"struct {suite} {{", 1))
     else:
         written = subprocess.run(
-            [str(CLI), "record-to-test", str(path), "--output", str(output), "--suite", suite,
+            [str(fuzz.cli), "record-to-test", str(path), "--output", str(output), "--suite", suite,
              "--test", "session"], capture_output=True, text=True, timeout=120)
         assert written.returncode == 0, written
     return suite
 
 
-def test_every_record_becomes_a_test_that_compiles_and_passes():
-    assert records, "no session was recorded"
+@pytest.mark.builds
+@continues(test_random_terminal_sessions_replay_exactly, test_random_web_sessions_replay_exactly)
+def test_every_record_becomes_a_test_that_compiles_and_passes(fuzz, notes):
+    assert fuzz.records, "no session was recorded"
     GENERATED.mkdir(parents=True, exist_ok=True)
     try:
-        suites = {write_test(name, seed, path): (name, seed) for name, seed, path, _ in records}
+        suites = {write_test(fuzz, name, seed, path): (name, seed)
+                  for name, seed, path, _ in fuzz.records}
         build = subprocess.run(["swift", "build", "--build-tests"], cwd=ROOT, capture_output=True,
                                text=True)
         errors = [line for line in (build.stdout + build.stderr).splitlines() if "error:" in line]
@@ -294,29 +319,17 @@ def test_every_record_becomes_a_test_that_compiles_and_passes():
                 marked = [line for line in output.splitlines() if line.startswith("✘")]
                 failed = [seed for suite, (_, seed) in suites.items()
                           if any(suite in line for line in marked)]
-                print(f"  run {run}: {len(suites)} written tests, "
+                notes(f"recording fuzz: run {run}: {len(suites)} written tests, "
                       + (f"{passed.group(1)} passed" if passed and result.returncode == 0
-                         else f"failed (seeds {failed or 'unknown'})"), flush=True)
+                         else f"failed (seeds {failed or 'unknown'})"))
                 if result.returncode != 0 or not passed or int(passed.group(1)) != len(suites):
-                    shutil.copytree(GENERATED, FOLDER / "written-tests", dirs_exist_ok=True)
+                    shutil.copytree(GENERATED, fuzz.folder / "written-tests", dirs_exist_ok=True)
                     issues = [line for line in output.splitlines() if "recorded an issue" in line]
-                    failures.append(f"written tests, run {run}")
+                    fuzz.failures.append(f"written tests, run {run}")
                     raise AssertionError("a written test failed:\n" + "\n".join(issues[:20]))
     finally:
         shutil.rmtree(GENERATED, ignore_errors=True)
 
 
-def main():
-    for binary in (CLI, SERVER):
-        if not binary.exists():
-            subprocess.run(["swift", "build", "--product", binary.name], cwd=ROOT, check=True)
-    status = runner.run_tests(globals())
-    if failures or status:
-        print(f"records kept in {FOLDER}", flush=True)
-    else:
-        shutil.rmtree(FOLDER, ignore_errors=True)
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pytest.main([__file__, *sys.argv[1:]]))

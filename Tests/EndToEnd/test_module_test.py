@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Tools/test-module: one module's tests in a package derived from the root manifest.
 
 Checks, with real builds: a feature's tests run alone and all of them run (their count is the
@@ -7,6 +6,9 @@ resources and a file beside their own source passes the same way; an unknown mod
 with the list of test targets; and, in a miniature repository (a copy of the tool beside a
 manifest of one library and one test target), a failing test makes the tool fail and a fixed one
 makes it pass — so its exit status is `swift test`'s.
+
+Every check but the refusal builds a package of its own (minutes each on 2 cores: marked
+`builds`).
 """
 
 import os
@@ -17,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from runner import run_tests
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "Tools" / "test-module"
@@ -52,10 +54,12 @@ def check_module(module: str, test_target: str):
         assert heavy not in manifest, f"{heavy} in the derived manifest of {test_target}"
 
 
+@pytest.mark.builds
 def test_a_features_tests_run_alone_and_all_of_them():
     check_module("CounterFeature", "CounterFeatureTests")
 
 
+@pytest.mark.builds
 def test_bundled_resources_and_files_beside_the_source_are_found():
     check_module("WeatherClientOffline", "WeatherClientOfflineTests")
 
@@ -70,6 +74,7 @@ def test_an_unknown_module_is_refused_with_the_test_targets():
     assert "(did you mean CounterFeature?)" in misspelt.stderr, misspelt.stderr
 
 
+@pytest.mark.builds
 def test_its_exit_status_is_the_tests():
     with tempfile.TemporaryDirectory() as directory:
         repo = Path(directory)
@@ -111,4 +116,4 @@ def test_its_exit_status_is_the_tests():
 
 
 if __name__ == "__main__":
-    sys.exit(run_tests(globals()))
+    sys.exit(pytest.main([__file__, *sys.argv[1:]]))

@@ -174,3 +174,109 @@ struct StoreCollectionAndTrackingTests {
     #expect(fired.value == 1)
   }
 }
+
+/// A generic observable state, and one nested in a generic type: their accessors report with
+/// key paths the runtime makes once per type (see `_$observableKeyPath`).
+@ObservableState
+struct Tagged<Tag: Sendable>: Equatable, Sendable {
+  var count = 0
+  var other = 0
+  /// A one-letter name, which a string literal may hold as a scalar rather than an address.
+  var x = 0
+}
+
+enum Wrapper<Tag> {
+  @ObservableState
+  struct State: Equatable {
+    var count = 0
+  }
+}
+
+struct GenericStateObservationTests {
+  @Test func aGenericStateTellsTheObserversOfAFieldOnlyOfThatField() {
+    var state = Tagged<Int>()
+    let changed = LockIsolated([String]())
+    withObservationTracking {
+      _ = state.count
+    } onChange: {
+      changed.withValue { $0.append("count") }
+    }
+    state.other += 1
+    state.other = 5
+    state.x = 7
+    #expect(changed.value.isEmpty)
+    state.count = 2
+    #expect(changed.value == ["count"])
+    #expect(state == Tagged(count: 2, other: 5, x: 7))
+    let fired = LockIsolated(false)
+    withObservationTracking {
+      _ = state.x
+    } onChange: {
+      fired.setValue(true)
+    }
+    state.count += 1
+    #expect(fired.value == false)
+    state.x += 1
+    #expect(fired.value == true)
+  }
+
+  @Test func aStateNestedInAGenericTypeIsObservedInPlaceAndByAssignment() {
+    var state = Wrapper<String>.State()
+    let changed = LockIsolated(0)
+    withObservationTracking {
+      _ = state.count
+    } onChange: {
+      changed.withValue { $0 += 1 }
+    }
+    state.count += 1
+    #expect(changed.value == 1)
+    #expect(state.count == 1)
+  }
+
+  /// The key path is made on the first use for a type and field, and the same one is given after.
+  @Test func aFieldsKeyPathIsMadeOncePerType() {
+    var made = 0
+    func countKeyPath<Tag>(_: Tag.Type) -> KeyPath<Tagged<Tag>, Int> {
+      _$observableKeyPath("count") {
+        made += 1
+        return \Tagged<Tag>.count
+      }
+    }
+    let first = countKeyPath(UInt8.self)
+    #expect(countKeyPath(UInt8.self) === first)
+    #expect(made == 1)
+    #expect(first == \Tagged<UInt8>.count)
+    let other = countKeyPath(UInt16.self)
+    #expect(made == 2)
+    #expect(other == \Tagged<UInt16>.count)
+    #expect(Tagged<UInt16>(count: 3)[keyPath: other] == 3)
+  }
+
+  /// Threads that ask for the key paths of many types at once all get the right ones.
+  @Test func keyPathsAskedForFromManyThreadsAreRight() async {
+    func countKeyPath<Tag>(_: Tag.Type) -> KeyPath<Tagged<Tag>, Int> {
+      _$observableKeyPath("count") { \Tagged<Tag>.count }
+    }
+    func otherKeyPath<Tag>(_: Tag.Type) -> KeyPath<Tagged<Tag>, Int> {
+      _$observableKeyPath("other") { \Tagged<Tag>.other }
+    }
+    let wrong = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          var wrong = 0
+          for _ in 0..<200 {
+            let state = Tagged<Int8>(count: 1, other: 2)
+            if state[keyPath: countKeyPath(Int8.self)] != 1 { wrong += 1 }
+            if state[keyPath: otherKeyPath(Int8.self)] != 2 { wrong += 1 }
+            let text = Tagged<Substring>(count: 3, other: 4)
+            if text[keyPath: countKeyPath(Substring.self)] != 3 { wrong += 1 }
+            if text[keyPath: otherKeyPath(Substring.self)] != 4 { wrong += 1 }
+          }
+          return wrong
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(wrong == 0)
+  }
+}

@@ -727,6 +727,242 @@ struct ObservableStateMacroTests {
   }
 }
 
+/// Which key path a tracked field's accessors report with: a literal where the state's type is
+/// not generic, which the compiler makes once, and otherwise one made once per type by the
+/// runtime, since a generic key path literal is built again at every evaluation.
+@Suite(.macros(runtimeMacros, record: .missing))
+struct TrackedKeyPathMacroTests {
+  @Test func aPlainStateUsesTheLiteral() {
+    assertMacro {
+      """
+      struct State {
+        @ObservationStateTracked var count = 0
+      }
+      """
+    } expansion: {
+      #"""
+      struct State {
+        var count {
+          @storageRestrictions(initializes: _count)
+          init(initialValue) {
+            _count = initialValue
+          }
+          get {
+            _$observationRegistrar.access(self, keyPath: \.count)
+            return _count
+          }
+          set {
+            _$observationRegistrar.mutate(
+              self, keyPath: \.count, &_count, newValue, _$isIdentityEqual,
+              _$shouldNotifyObservers)
+          }
+          _modify {
+            let oldValue = _$observationRegistrar.willModify(self, keyPath: \.count, &_count)
+            defer {
+              _$observationRegistrar.didModify(
+                self, keyPath: \.count, &_count, oldValue, _$isIdentityEqual)
+            }
+            yield &_count
+          }
+        }
+
+        @ComposableArchitecture.ObservationStateIgnored private var _count = 0
+      }
+      """#
+    }
+  }
+
+  @Test func aGenericStateUsesTheRuntimesKeyPath() {
+    assertMacro {
+      """
+      struct FavoriteState<ID: Hashable> {
+        @ObservationStateTracked var saving: Bool?
+        @Presents var alert: AlertState<Never>?
+      }
+      """
+    } expansion: {
+      #"""
+      struct FavoriteState<ID: Hashable> {
+        var saving: Bool? {
+          @storageRestrictions(initializes: _saving)
+          init(initialValue) {
+            _saving = initialValue
+          }
+          get {
+            _$observationRegistrar.access(self, keyPath: ComposableArchitecture._$observableKeyPath("saving") {
+                \Self.saving
+              })
+            return _saving
+          }
+          set {
+            _$observationRegistrar.mutate(
+              self, keyPath: ComposableArchitecture._$observableKeyPath("saving") {
+                \Self.saving
+              }, &_saving, newValue, _$isIdentityEqual,
+              _$shouldNotifyObservers)
+          }
+          _modify {
+            let oldValue = _$observationRegistrar.willModify(self, keyPath: ComposableArchitecture._$observableKeyPath("saving") {
+                \Self.saving
+              }, &_saving)
+            defer {
+              _$observationRegistrar.didModify(
+                self, keyPath: ComposableArchitecture._$observableKeyPath("saving") {
+                  \Self.saving
+                }, &_saving, oldValue, _$isIdentityEqual)
+            }
+            yield &_saving
+          }
+        }
+
+        @ComposableArchitecture.ObservationStateIgnored private var _saving: Bool?
+        var alert: AlertState<Never>? {
+          @storageRestrictions(initializes: _alert)
+          init(initialValue) {
+            _alert = ComposableArchitecture.PresentationState(wrappedValue: initialValue)
+          }
+          get {
+            _$observationRegistrar.access(self, keyPath: ComposableArchitecture._$observableKeyPath("alert") {
+                \Self.alert
+              })
+            return _alert.wrappedValue
+          }
+          set {
+            _$observationRegistrar.mutate(
+              self, keyPath: ComposableArchitecture._$observableKeyPath("alert") {
+                \Self.alert
+              }, &_alert.wrappedValue, newValue, _$isIdentityEqual)
+          }
+        }
+
+        var $alert: ComposableArchitecture.PresentationState<AlertState<Never>> {
+          get {
+            _$observationRegistrar.access(self, keyPath: ComposableArchitecture._$observableKeyPath("alert") {
+                \Self.alert
+              })
+            return _alert.projectedValue
+          }
+          set {
+            _$observationRegistrar.mutate(
+              self, keyPath: ComposableArchitecture._$observableKeyPath("alert") {
+                \Self.alert
+              }, &_alert.projectedValue, newValue,
+              _$isIdentityEqual)
+          }
+        }
+
+        @ComposableArchitecture.ObservationStateIgnored private var _alert = ComposableArchitecture.PresentationState<AlertState<Never>>(wrappedValue: nil)
+      }
+      """#
+    }
+  }
+
+  @Test func aStateNestedInAGenericTypeUsesTheRuntimesKeyPath() {
+    assertMacro {
+      """
+      struct Row<ID> {
+        struct State {
+          @ObservationStateTracked var count = 0
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      struct Row<ID> {
+        struct State {
+          var count {
+            @storageRestrictions(initializes: _count)
+            init(initialValue) {
+              _count = initialValue
+            }
+            get {
+              _$observationRegistrar.access(self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                  \Self.count
+                })
+              return _count
+            }
+            set {
+              _$observationRegistrar.mutate(
+                self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                  \Self.count
+                }, &_count, newValue, _$isIdentityEqual,
+                _$shouldNotifyObservers)
+            }
+            _modify {
+              let oldValue = _$observationRegistrar.willModify(self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                  \Self.count
+                }, &_count)
+              defer {
+                _$observationRegistrar.didModify(
+                  self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                    \Self.count
+                  }, &_count, oldValue, _$isIdentityEqual)
+              }
+              yield &_count
+            }
+          }
+
+          @ComposableArchitecture.ObservationStateIgnored private var _count = 0
+        }
+      }
+      """#
+    }
+  }
+
+  /// An extension's type may be generic, which its declaration does not show.
+  @Test func aStateInAnExtensionUsesTheRuntimesKeyPath() {
+    assertMacro {
+      """
+      extension Feature {
+        struct State {
+          @ObservationStateTracked var count = 0
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      extension Feature {
+        struct State {
+          var count {
+            @storageRestrictions(initializes: _count)
+            init(initialValue) {
+              _count = initialValue
+            }
+            get {
+              _$observationRegistrar.access(self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                  \Self.count
+                })
+              return _count
+            }
+            set {
+              _$observationRegistrar.mutate(
+                self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                  \Self.count
+                }, &_count, newValue, _$isIdentityEqual,
+                _$shouldNotifyObservers)
+            }
+            _modify {
+              let oldValue = _$observationRegistrar.willModify(self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                  \Self.count
+                }, &_count)
+              defer {
+                _$observationRegistrar.didModify(
+                  self, keyPath: ComposableArchitecture._$observableKeyPath("count") {
+                    \Self.count
+                  }, &_count, oldValue, _$isIdentityEqual)
+              }
+              yield &_count
+            }
+          }
+
+          @ComposableArchitecture.ObservationStateIgnored private var _count = 0
+        }
+      }
+      """#
+    }
+  }
+}
+
 /// What `@RecordDecodable` writes: the init a replay builds the value with from its recorded
 /// form, and for a struct the field-by-field patch.
 @Suite(.macros(runtimeMacros, record: .missing))

@@ -133,6 +133,23 @@ public enum ObservableStateMacro: MemberMacro, MemberAttributeMacro, ExtensionMa
     return ["@ComposableArchitecture.ObservationStateTracked"]
   }
 
+  /// The key path an accessor of field `name` reports with: a literal, which the compiler makes
+  /// once, or where the state's type is generic (or nested in a type that is, or in an extension,
+  /// whose type may be) ``_$observableKeyPath(_:_:)``, which makes it once per type: the Swift
+  /// runtime builds a generic key path literal again at every evaluation.
+  static func keyPath(_ name: String, in context: some MacroExpansionContext) -> String {
+    let generic = context.lexicalContext.contains { syntax in
+      if syntax.is(ExtensionDeclSyntax.self) { return true }
+      if let decl = syntax.asProtocol(WithGenericParametersSyntax.self) {
+        return decl.genericParameterClause != nil
+      }
+      return false
+    }
+    return generic
+      ? "ComposableArchitecture._$observableKeyPath(\"\(name)\") { \\Self.\(name) }"
+      : "\\.\(name)"
+  }
+
   /// A stored, instance `var` without observers or property wrappers: the properties whose
   /// reads and writes can be reported.
   static func isTrackable(_ variable: VariableDeclSyntax) -> Bool {
@@ -191,6 +208,7 @@ public enum ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
       let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier
         .text
     else { return [] }
+    let keyPath = ObservableStateMacro.keyPath(name, in: context)
     return [
       """
       @storageRestrictions(initializes: _\(raw: name))
@@ -200,23 +218,23 @@ public enum ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
       """,
       """
       get {
-        _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+        _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
         return _\(raw: name)
       }
       """,
       """
       set {
         _$observationRegistrar.mutate(
-          self, keyPath: \\.\(raw: name), &_\(raw: name), newValue, _$isIdentityEqual,
+          self, keyPath: \(raw: keyPath), &_\(raw: name), newValue, _$isIdentityEqual,
           _$shouldNotifyObservers)
       }
       """,
       """
       _modify {
-        let oldValue = _$observationRegistrar.willModify(self, keyPath: \\.\(raw: name), &_\(raw: name))
+        let oldValue = _$observationRegistrar.willModify(self, keyPath: \(raw: keyPath), &_\(raw: name))
         defer {
           _$observationRegistrar.didModify(
-            self, keyPath: \\.\(raw: name), &_\(raw: name), oldValue, _$isIdentityEqual)
+            self, keyPath: \(raw: keyPath), &_\(raw: name), oldValue, _$isIdentityEqual)
         }
         yield &_\(raw: name)
       }
@@ -263,6 +281,7 @@ public enum PresentsMacro: AccessorMacro, PeerMacro {
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
     guard let name = propertyName(declaration) else { return [] }
+    let keyPath = ObservableStateMacro.keyPath(name, in: context)
     return [
       """
       @storageRestrictions(initializes: _\(raw: name))
@@ -272,14 +291,14 @@ public enum PresentsMacro: AccessorMacro, PeerMacro {
       """,
       """
       get {
-        _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+        _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
         return _\(raw: name).wrappedValue
       }
       """,
       """
       set {
         _$observationRegistrar.mutate(
-          self, keyPath: \\.\(raw: name), &_\(raw: name).wrappedValue, newValue, _$isIdentityEqual)
+          self, keyPath: \(raw: keyPath), &_\(raw: name).wrappedValue, newValue, _$isIdentityEqual)
       }
       """,
     ]
@@ -294,6 +313,7 @@ public enum PresentsMacro: AccessorMacro, PeerMacro {
       let name = propertyName(declaration),
       let type = variable.bindings.first?.typeAnnotation?.type
     else { return [] }
+    let keyPath = ObservableStateMacro.keyPath(name, in: context)
     let wrapped: String
     if let optional = type.as(OptionalTypeSyntax.self) {
       wrapped = optional.wrappedType.trimmedDescription
@@ -312,12 +332,12 @@ public enum PresentsMacro: AccessorMacro, PeerMacro {
       """
       \(raw: access)var $\(raw: name): ComposableArchitecture.PresentationState<\(raw: wrapped)> {
         get {
-          _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+          _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
           return _\(raw: name).projectedValue
         }
         set {
           _$observationRegistrar.mutate(
-            self, keyPath: \\.\(raw: name), &_\(raw: name).projectedValue, newValue,
+            self, keyPath: \(raw: keyPath), &_\(raw: name).projectedValue, newValue,
             _$isIdentityEqual)
         }
       }

@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 
 /// What the ``ObservableState()`` macro stores in a state value: its identity and the
 /// Observation registrar its accessors report to.
@@ -91,3 +92,49 @@ extension ObservationStateRegistrar {
     }
   }
 }
+
+/// The key path of a field of an observable state in a generic context (a generic state, or one
+/// nested in a generic type), made once per state type and field and then looked up.
+///
+/// A key path literal whose root is generic is built again by the Swift runtime at every
+/// evaluation: it resolves each generic argument by its mangled name and allocates a new object,
+/// a microsecond or more. A state's accessors evaluate one at every read and write, so a view
+/// reading three fields of each of fifty rows spent most of its time there. A non-generic
+/// literal is made once by the compiler's own cache, so ``ObservableState()`` writes this call
+/// only where the root is generic.
+///
+/// - Parameters:
+///   - field: The field's name, as a literal: together with the root and member types, it names
+///     the key path.
+///   - make: Makes the key path, on the first use for this root, member and field.
+public func _$observableKeyPath<Root, Member>(
+  _ field: StaticString, _ make: () -> KeyPath<Root, Member>
+) -> KeyPath<Root, Member> {
+  let key = ObservableKeyPathKey(
+    root: ObjectIdentifier(Root.self), member: ObjectIdentifier(Member.self),
+    field: field.hasPointerRepresentation
+      ? UInt(bitPattern: field.utf8Start) : UInt(field.unicodeScalar.value) | 1 << (UInt.bitWidth - 1))
+  if let stored = observableKeyPaths.withLock({ $0[key] }) {
+    return unsafeDowncast(stored.keyPath, to: KeyPath<Root, Member>.self)
+  }
+  let keyPath = make()
+  let stored = StoredKeyPath(keyPath: keyPath)
+  observableKeyPaths.withLock { $0[key] = stored }
+  return keyPath
+}
+
+/// Names a key path of ``_$observableKeyPath(_:_:)``: the two types, and the field literal's
+/// address, which is the same at every evaluation of one accessor (or, for a one-letter name,
+/// which the literal holds as a scalar instead, the scalar with the top bit set).
+private struct ObservableKeyPathKey: Hashable {
+  let root: ObjectIdentifier
+  let member: ObjectIdentifier
+  let field: UInt
+}
+
+/// A key path to a stored field: immutable once made, so any thread may use it.
+private struct StoredKeyPath: @unchecked Sendable {
+  let keyPath: AnyKeyPath
+}
+
+private let observableKeyPaths = Mutex<[ObservableKeyPathKey: StoredKeyPath]>([:])

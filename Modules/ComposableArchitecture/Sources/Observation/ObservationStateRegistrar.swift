@@ -113,7 +113,8 @@ public func _$observableKeyPath<Root, Member>(
   let key = ObservableKeyPathKey(
     root: ObjectIdentifier(Root.self), member: ObjectIdentifier(Member.self),
     field: field.hasPointerRepresentation
-      ? UInt(bitPattern: field.utf8Start) : UInt(field.unicodeScalar.value) | 1 << (UInt.bitWidth - 1))
+      ? UInt(bitPattern: field.utf8Start)
+      : UInt(field.unicodeScalar.value) | 1 << (UInt.bitWidth - 1))
   if let stored = observableKeyPaths.withLock({ $0[key] }) {
     return unsafeDowncast(stored.keyPath, to: KeyPath<Root, Member>.self)
   }

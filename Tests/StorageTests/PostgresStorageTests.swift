@@ -57,6 +57,20 @@ struct PostgresURLTests {
 
 @Suite(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipReason))
 struct PostgresStorageTests {
+  /// What a test that could not open its storage records: every backend, this one included
+  /// (running the query), with its state and what it waits for.
+  @Test func theServersActivityListsItsBackends() async throws {
+    let activity = await TestPostgres.activity()
+    let lines = activity.split(separator: "\n")
+    #expect(lines.first == "pid database type state waiting-on age-s query")
+    #expect(
+      lines.contains {
+        $0.contains("| client backend | active |") && $0.contains("SELECT pid::text")
+      },
+      "\(activity)")
+    #expect(lines.contains { $0.contains("checkpointer") }, "\(activity)")
+  }
+
   @Test func anUnknownDatabaseIsRefusedWithTheServersReason() async throws {
     let admin = try PostgresURL(try #require(TestPostgres.url))
     let error = await #expect(throws: StorageError.self) {

@@ -52,6 +52,38 @@ enum TestPostgres {
     }
   }
 
+  /// What the server is doing, from a connection of its own: each backend's state, what it
+  /// waits for and since when, and its statement. A test that could not open its storage records
+  /// this, so that a connection the server did not answer in time says why.
+  static func activity() async -> String {
+    do {
+      let admin = try PostgresURL(try #require(url))
+      let connection = try await PostgresConnection.connect(
+        configuration: PostgresConnection.Configuration(
+          host: admin.host, port: admin.port, username: admin.user, password: admin.password,
+          database: admin.database, tls: .disable),
+        id: 2, logger: Logger(label: "storage-tests"))
+      defer { Task { try? await connection.close() } }
+      let rows = try await connection.query(
+        """
+        SELECT pid::text, coalesce(datname, '-'), backend_type, coalesce(state, '-'),
+          coalesce(wait_event_type || '/' || wait_event, '-'),
+          coalesce(extract(epoch FROM now() - backend_start)::int::text, '-'),
+          left(regexp_replace(coalesce(query, ''), '\\s+', ' ', 'g'), 80)
+        FROM pg_stat_activity ORDER BY backend_start
+        """, logger: Logger(label: "sql"))
+      var lines = ["pid database type state waiting-on age-s query"]
+      for try await (pid, database, type, state, wait, age, query) in rows.decode(
+        (String, String, String, String, String, String, String).self)
+      {
+        lines.append([pid, database, type, state, wait, age, query].joined(separator: " | "))
+      }
+      return lines.joined(separator: "\n")
+    } catch {
+      return "the server's activity could not be read either: \(String(reflecting: error))"
+    }
+  }
+
   static func databaseURL(_ admin: PostgresURL, _ database: String) -> String {
     "postgres://\(admin.user)@\(admin.host):\(admin.port)/\(database)?sslmode=disable"
   }
@@ -83,7 +115,19 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
       try await TestPostgres.withDatabase { url in
         do {
           try await body {
-            let storage = try await PostgresStorage.open(url: url)
+            let started = ContinuousClock.now
+            let storage: PostgresStorage
+            do {
+              storage = try await PostgresStorage.open(url: url)
+            } catch {
+              Issue.record(
+                """
+                PostgreSQL storage not opened after \(ContinuousClock.now - started): \(error)
+                The server's activity then:
+                \(await TestPostgres.activity())
+                """)
+              throw error
+            }
             await opened.add(storage)
             return storage
           }

@@ -332,6 +332,42 @@ struct EpisodesTests {
     }
   }
 
+  /// A load asked for while one is under way starts none. If it started one, its start would
+  /// forget the rows chosen since the first began, and the first's answer, read before their
+  /// saves, would undo them: the row would show what the service no longer holds.
+  @Test func aLoadAskedForWhileOneIsUnderWayStartsNone() async {
+    let clock = TestClock()
+    let loads = LockIsolated(0)
+    let store = TestStore(initialState: Episodes.State()) {
+      Episodes()
+    } withDependencies: {
+      // Read before the tap's save, answered after it.
+      $0.favoriteClient.favorites = {
+        loads.withValue { $0 += 1 }
+        try await clock.sleep(for: .seconds(2))
+        return []
+      }
+      $0.favoriteClient.favorite = { _, isFavorite in isFavorite }
+    }
+    await store.send(.task) { $0.chosenWhileLoading = [] }
+    await store.send(\.episodes[id: UUID(0)].favorite.buttonTapped) {
+      $0.chosenWhileLoading = [UUID(0)]
+      $0.episodes[id: UUID(0)]?.favorite.isFavorite = true
+      $0.episodes[id: UUID(0)]?.favorite.saving = true
+    }
+    await store.receive(\.episodes[id: UUID(0)].favorite.response.success, true) {
+      $0.episodes[id: UUID(0)]?.favorite.saving = nil
+      $0.episodes[id: UUID(0)]?.favorite.saved = true
+    }
+    await store.send(.task)
+    await clock.advance(by: .seconds(2))
+    await store.receive(\.favoritesResponse.success) {
+      $0.chosenWhileLoading = nil
+    }
+    #expect(loads.value == 1)
+    #expect(store.state.episodes[id: UUID(0)]?.favoriting.isFavorite == true)
+  }
+
   /// The list can show the favorites only; a row whose save is in flight or failed stays shown
   /// until its outcome is known, so that an unfavorite's failure shows where it was made.
   @Test func theListCanShowTheFavoritesOnly() async {

@@ -18,7 +18,8 @@ import Foundation
 ///
 /// ``Action/task`` (sent once by the front end) loads the saved favorites with `FavoriteClient`
 /// and marks the rows; a row whose choice was made while the load was under way keeps it (the
-/// load may have read the service before that choice was saved). If loading fails,
+/// load may have read the service before that choice was saved). A `task` while a load is under
+/// way starts no second one: that load answers. If loading fails,
 /// ``State/loadError`` says so and the rows stay as they are.
 @Reducer
 public struct Episodes: Sendable {
@@ -108,6 +109,10 @@ public struct Episodes: Sendable {
         return .none
 
       case .task:
+        // A load under way answers for every row not chosen since it began. A second one begun
+        // meanwhile would start that set again, so the first answer would overwrite rows chosen
+        // in between with a read older than their saves; the load under way answers instead.
+        guard state.chosenWhileLoading == nil else { return .none }
         state.chosenWhileLoading = Set(
           state.episodes.filter { $0.favoriting.isSaving || $0.favoriting.alert != nil }.map(\.id))
         return .run { send in

@@ -280,15 +280,16 @@ package struct _ReentrantLock: ~Copyable, Sendable {
     let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
     if owner.load(ordering: .relaxed) == thread { return try body() }
     // The result stays on this thread: `Mutex` asks for a `sending` one only because it cannot
-    // know that.
-    nonisolated(unsafe) var result: Result<R, E>?
-    withoutActuallyEscaping(body) { body in
-      mutex.withLock { _ in
+    // know that. (An optional, not a `Result`: a read of a shared value comes here, and the
+    // generic `Result` was half of its cost.)
+    nonisolated(unsafe) var result: R?
+    try withoutActuallyEscaping(body) { (body) throws(E) in
+      try mutex.withLock { (_) throws(E) in
         owner.store(thread, ordering: .relaxed)
         defer { owner.store(0, ordering: .relaxed) }
-        result = Result { () throws(E) -> R in try body() }
+        result = try body()
       }
     }
-    return try result!.get()
+    return result!
   }
 }

@@ -45,6 +45,14 @@ public final class ServerMetrics: Sendable {
     var failed = 0
     var retried = 0
   }
+  /// The action counters made so far, by type and result: the registry makes a counter by
+  /// building its full name and taking its lock, and every action counts one (the label values
+  /// come from fixed sets, so this stays as small as the registry).
+  private let actionCounters = Mutex<[ActionKey: Counter]>([:])
+  private struct ActionKey: Hashable {
+    let type: String
+    let result: String
+  }
   /// The duration histogram of every known route and method, and of `other`, made once: a
   /// request records into its histogram without a look-up in the registry.
   private let durationHistograms: [String: [String: DurationHistogram]]
@@ -116,8 +124,15 @@ public final class ServerMetrics: Sendable {
 
   /// Counts an action request by its type and what became of it.
   package func action(_ type: String, result: String) {
-    registry.makeCounter(descriptor: Self.actions, labels: [("type", type), ("result", result)])
-      .increment()
+    let key = ActionKey(type: type, result: result)
+    if let counter = actionCounters.withLock({ $0[key] }) {
+      counter.increment()
+      return
+    }
+    let counter = registry.makeCounter(
+      descriptor: Self.actions, labels: [("type", type), ("result", result)])
+    actionCounters.withLock { $0[key] = counter }
+    counter.increment()
   }
 
   /// Counts a refused request by the reason its status stands for.

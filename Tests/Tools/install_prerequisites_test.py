@@ -22,7 +22,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "Tools" / "install-prerequisites"
 EVERYTHING = ["libsqlite3-dev", "tmux", "chromium", "chromium-driver", "postgresql", "haproxy"]
-MODULES = ["selenium", "axe_playwright_python"]
+MODULES = ["pytest", "selenium", "axe_playwright_python"]
 # The real programs the script (and the stand-ins) may call. Only these are on the PATH it gets,
 # so a sudo or apt-get of the machine running the tests is never reached.
 REAL_TOOLS = ["bash", "sh", "env", "mktemp", "tail", "rm", "chmod", "cat", "grep", "printf"]
@@ -216,7 +216,8 @@ class InstallPrerequisitesTests(unittest.TestCase):
         self.assertIn("apt-get reported success but haproxy is not installed", result.stderr)
 
     def test_a_failing_pip_names_the_step(self):
-        machine = self.machine(installed=EVERYTHING)
+        # pytest is there (Tools/test-all installs it first), so selenium is the first install.
+        machine = self.machine(installed=EVERYTHING, modules=["pytest"])
         machine.fail("pip")
         result = machine.run()
         self.assertEqual(result.returncode, 1)

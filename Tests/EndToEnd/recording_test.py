@@ -101,7 +101,7 @@ def record_full_session(app_cli, pane, data_home, base, record, database):
         pane.keys("Escape")
         pane.wait_until_gone("Episodes › Functions")
         pane.keys("q")
-        pane.wait_for_exit()
+        assert pane.wait_for_exit(), "app-cli did not exit after q"
     finally:
         pane.kill()
     assert record.exists(), "no record was written"
@@ -180,7 +180,7 @@ def test_ctrl_r_records_into_a_dated_file_in_the_current_folder(app_cli, pane, d
     assert "(1 steps)" in saved, saved
     assert "Ctrl-R record" in saved and "Ctrl-R stop" not in saved, saved
     pane.keys("q")
-    pane.wait_for_exit()
+    assert pane.wait_for_exit(), "app-cli did not exit after q"
     records = list(folder.glob("session-*.jsonl"))
     assert len(records) == 1, records
     source = record_to_test(app_cli, records[0]).stdout

@@ -239,7 +239,10 @@ def test_favorite_succeeds(page):
     page.wait(lambda: page.displayed(heart, 0), "episodes shown")
     page.click(heart, 0)
     page.wait(lambda: page.attribute(heart, "aria-pressed", 0) == "true", "favorited")
-    time.sleep(1.5)  # the simulated service answers after 1 s: it must keep the favorite
+    # The choice and its save in flight come in one state: once the heart is pressed, the save
+    # has started, and aria-busy goes back to false when the service (1 s) has answered. The
+    # answer must keep the favorite.
+    page.wait(lambda: page.attribute(heart, "aria-busy", 0) == "false", "saved")
     assert page.attribute(heart, "aria-pressed", 0) == "true"
     assert page.displayed("#episode-list .episode .alert", 0) is False
 

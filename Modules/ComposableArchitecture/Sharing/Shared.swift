@@ -47,7 +47,10 @@ public struct Shared<Value> {
 
   /// The value. Change it with ``withLock(_:fileID:filePath:line:column:)``.
   public var wrappedValue: Value {
-    get { box.current }
+    @inlinable get {
+      if let root = box.rootReference { return root.readCurrent() }
+      return box.current
+    }
     @available(
       *, unavailable,
       message: "Use '$shared.withLock' to modify a shared value with exclusive access."

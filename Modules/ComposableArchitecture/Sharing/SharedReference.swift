@@ -21,6 +21,12 @@ package class _SharedReadableBox<Value>: @unchecked Sendable {
   /// The reference the value lives in; its lock guards every read and write.
   package var root: _SharedRootBase { fatalError("subclass") }
 
+  /// The root reference when this box is one (set once, as the box is made): `Shared`'s plain
+  /// read then goes to it directly, in code specialized where the read is made, instead of
+  /// through the box's overridden, generic `value(_:)`. `nil` for a member or an unwrapped
+  /// optional.
+  @usableFromInline package final var rootReference: _SharedRoot<Value>?
+
   /// The value as `side` sees it.
   package func value(_ side: _SharedSide) -> Value { fatalError("subclass") }
 
@@ -31,7 +37,7 @@ package class _SharedReadableBox<Value>: @unchecked Sendable {
 
   /// The value a plain read sees, and the left side of a comparison (the state before a step, or
   /// as the test expects it).
-  package final var current: Value { value(currentSide) }
+  @usableFromInline package final var current: Value { value(currentSide) }
 
   /// The right side of a comparison: while a test store asserts, the value the step left.
   package final var actual: Value { value(root.isAsserting ? .actual : .live) }
@@ -60,7 +66,7 @@ package class _SharedRootBase: @unchecked Sendable {
   /// never walk their state looking for it.
   package static let anyCreated = Atomic<Bool>(false)
 
-  package let lock = _ReentrantLock()
+  @usableFromInline package let lock = _ReentrantLock()
   /// The test store tracking this reference, if any (weak: the reference may outlive it).
   package weak var tracker: SharedChangeTracker?
 
@@ -68,7 +74,7 @@ package class _SharedRootBase: @unchecked Sendable {
     Self.anyCreated.store(true, ordering: .relaxed)
   }
 
-  package var isAsserting: Bool {
+  @usableFromInline package var isAsserting: Bool {
     guard let tracker else { return false }
     return tracker.isAsserting
   }
@@ -86,7 +92,8 @@ package class _SharedRootBase: @unchecked Sendable {
 /// The reference a shared value lives in.
 @usableFromInline
 package final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
-  private var live: Value
+  /// The value (read and written under the lock).
+  @usableFromInline package private(set) var live: Value
   /// The value the tracking test store last accepted.
   private var asserted: Value?
   /// During an assertion: the copy the test's expectations change.
@@ -109,7 +116,16 @@ package final class _SharedRoot<Value>: _SharedRootBase, @unchecked Sendable {
     persistence?.subscription?.cancel()
   }
 
-  package func read(_ side: _SharedSide) -> Value {
+  /// A plain read (``_SharedReadableBox/current``) of a root: the live value, or while a test
+  /// store asserts the expected one. Inlinable, so that the caller's specialization copies the
+  /// value without generic code (a page reading a shared value per row spent 5 % of app-server's
+  /// CPU in the generic path).
+  @inlinable package final func readCurrent() -> Value {
+    if isAsserting { return read(.expected) }
+    return lock.withLock { live }
+  }
+
+  @usableFromInline package func read(_ side: _SharedSide) -> Value {
     lock.withLock {
       switch side {
       case .live: live
@@ -194,6 +210,8 @@ package final class _SharedRootBox<Value>: _SharedBox<Value>, @unchecked Sendabl
 
   package init(_ reference: _SharedRoot<Value>) {
     self.reference = reference
+    super.init()
+    rootReference = reference
   }
 
   package override var root: _SharedRootBase { reference }
@@ -269,14 +287,14 @@ package final class _SharedUnwrappedBox<Value>: _SharedBox<Value>, @unchecked Se
 /// object and three pthread structures (about 110 bytes for each shared value).
 @usableFromInline
 package struct _ReentrantLock: ~Copyable, Sendable {
-  private let mutex = Mutex<Void>(())
+  @usableFromInline let mutex = Mutex<Void>(())
   /// The thread holding the lock, or 0. Only the holder writes its own id here and clears it, so
   /// a thread that reads its own id holds the lock.
-  private let owner = Atomic<UInt>(0)
+  @usableFromInline let owner = Atomic<UInt>(0)
 
   package init() {}
 
-  package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  @inlinable package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
     if owner.load(ordering: .relaxed) == thread { return try body() }
     // The result stays on this thread: `Mutex` asks for a `sending` one only because it cannot

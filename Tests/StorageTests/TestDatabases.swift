@@ -38,14 +38,24 @@ enum TestPostgres {
 
   /// Runs one statement as the test user, on the server's maintenance database.
   static func execute(_ sql: String, on admin: PostgresURL) async throws {
+    try await withConnection(to: admin) { connection in
+      try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "sql"))
+    }
+  }
+
+  /// Runs `body` on a connection of its own to the server's maintenance database, closed after.
+  static func withConnection<T>(
+    to admin: PostgresURL, _ body: (PostgresConnection) async throws -> T
+  ) async throws -> T {
     let connection = try await PostgresConnection.connect(
       configuration: PostgresConnection.Configuration(
         host: admin.host, port: admin.port, username: admin.user, password: admin.password,
         database: admin.database, tls: .disable),
       id: 1, logger: Logger(label: "storage-tests"))
     do {
-      try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "sql"))
+      let result = try await body(connection)
       try await connection.close()
+      return result
     } catch {
       try? await connection.close()
       throw error
@@ -58,27 +68,23 @@ enum TestPostgres {
   static func activity() async -> String {
     do {
       let admin = try PostgresURL(try #require(url))
-      let connection = try await PostgresConnection.connect(
-        configuration: PostgresConnection.Configuration(
-          host: admin.host, port: admin.port, username: admin.user, password: admin.password,
-          database: admin.database, tls: .disable),
-        id: 2, logger: Logger(label: "storage-tests"))
-      defer { Task { try? await connection.close() } }
-      let rows = try await connection.query(
-        """
-        SELECT pid::text, coalesce(datname, '-'), backend_type, coalesce(state, '-'),
-          coalesce(wait_event_type || '/' || wait_event, '-'),
-          coalesce(extract(epoch FROM now() - backend_start)::int::text, '-'),
-          left(regexp_replace(coalesce(query, ''), '\\s+', ' ', 'g'), 80)
-        FROM pg_stat_activity ORDER BY backend_start
-        """, logger: Logger(label: "sql"))
-      var lines = ["pid database type state waiting-on age-s query"]
-      for try await (pid, database, type, state, wait, age, query) in rows.decode(
-        (String, String, String, String, String, String, String).self)
-      {
-        lines.append([pid, database, type, state, wait, age, query].joined(separator: " | "))
+      return try await withConnection(to: admin) { connection in
+        let rows = try await connection.query(
+          """
+          SELECT pid::text, coalesce(datname, '-'), backend_type, coalesce(state, '-'),
+            coalesce(wait_event_type || '/' || wait_event, '-'),
+            coalesce(extract(epoch FROM now() - backend_start)::int::text, '-'),
+            left(regexp_replace(coalesce(query, ''), '\\s+', ' ', 'g'), 80)
+          FROM pg_stat_activity ORDER BY backend_start
+          """, logger: Logger(label: "sql"))
+        var lines = ["pid database type state waiting-on age-s query"]
+        for try await (pid, database, type, state, wait, age, query) in rows.decode(
+          (String, String, String, String, String, String, String).self)
+        {
+          lines.append([pid, database, type, state, wait, age, query].joined(separator: " | "))
+        }
+        return lines.joined(separator: "\n")
       }
-      return lines.joined(separator: "\n")
     } catch {
       return "the server's activity could not be read either: \(String(reflecting: error))"
     }
